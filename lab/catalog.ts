@@ -1,0 +1,177 @@
+// The catalog: every stage folder found on disk, its validated stage.json and failure.json, and every
+// problem found on the way. A broken file never hides the other stages; it becomes a problem that names
+// the file and the field.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { z } from "zod";
+import { COURSE_ID, MODULE_DIR, dirs, repoPath, type Layout } from "./layout.js";
+import { STAGE_ID, stageSchema, type StageSpec } from "./schemas/stage.js";
+import { failureSchema, type FaultContract } from "./schemas/failure.js";
+
+export interface Stage {
+  /** The folder name, e.g. stage-01-capability-registry. */
+  readonly id: string;
+  readonly number: number;
+  /** The two-digit number, e.g. "01". */
+  readonly nn: string;
+  readonly slug: string;
+  readonly dir: string;
+  readonly readmePath: string;
+  readonly specPath: string;
+  readonly contractPath: string;
+  readonly solutionDir: string;
+  readonly faultyDir: string;
+  readonly testFiles: readonly string[];
+  readonly spec: StageSpec | null;
+  readonly contract: FaultContract | null;
+}
+
+export interface Problem {
+  readonly stage: string | null;
+  readonly file: string;
+  readonly message: string;
+}
+
+export interface Catalog {
+  readonly stages: readonly Stage[];
+  readonly problems: readonly Problem[];
+}
+
+export function experimentId(stage: Pick<Stage, "nn" | "slug">): string {
+  return `${COURSE_ID}-${stage.nn}-${stage.slug}`;
+}
+
+export function evidenceDir(stage: Pick<Stage, "nn" | "slug">): string {
+  return join(dirs.evidence, COURSE_ID, `${stage.nn}-${stage.slug}`);
+}
+
+export function moduleFile(layer: string, moduleName: string): string {
+  return join(layer, MODULE_DIR, `${moduleName}.ts`);
+}
+
+/** Reads every stage of a checkout (this one unless told otherwise). */
+export function loadCatalog(layout: Layout = dirs): Catalog {
+  const problems: Problem[] = [];
+  const names = existsSync(layout.stages) ? readdirSync(layout.stages, { withFileTypes: true }) : [];
+  const stages: Stage[] = [];
+  for (const entry of names) {
+    if (!entry.isDirectory()) continue;
+    const match = STAGE_ID.exec(entry.name);
+    if (!match) {
+      problems.push({ stage: null, file: repoPath(join(layout.stages, entry.name), layout.root), message: "folder name must look like stage-NN-some-slug" });
+      continue;
+    }
+    stages.push(loadStage(layout, entry.name, Number(match[1]), match[1] ?? "", match[2] ?? "", problems));
+  }
+  stages.sort((a, b) => a.number - b.number);
+  checkAcrossStages(layout, stages, problems);
+  return { stages, problems };
+}
+
+function loadStage(layout: Layout, id: string, number: number, nn: string, slug: string, problems: Problem[]): Stage {
+  const dir = join(layout.stages, id);
+  const problem = (file: string, message: string) => problems.push({ stage: id, file: repoPath(file, layout.root), message });
+  const specPath = join(dir, "stage.json");
+  const contractPath = join(layout.fixtures, id, "failure.json");
+  const stage: Stage = {
+    id,
+    number,
+    nn,
+    slug,
+    dir,
+    readmePath: join(dir, "README.md"),
+    specPath,
+    contractPath,
+    solutionDir: join(layout.solutions, id),
+    faultyDir: join(layout.faulty, id),
+    testFiles: readdirSync(dir)
+      .filter((name) => name.endsWith(".test.ts"))
+      .sort()
+      .map((name) => join(dir, name)),
+    spec: readValidated(specPath, stageSchema, problem),
+    contract: readValidated(contractPath, failureSchema, problem),
+  };
+  if (!existsSync(stage.readmePath)) problem(stage.readmePath, "missing: every stage needs its lesson README.md");
+  if (stage.testFiles.length === 0) problem(dir, "no *.test.ts file: every stage needs tests");
+
+  const { spec, contract } = stage;
+  if (spec) {
+    if (spec.id !== id) problem(specPath, `id: is "${spec.id}" but the folder is "${id}"`);
+    if (spec.experimentId !== experimentId(stage)) {
+      problem(specPath, `experimentId: must be "${experimentId(stage)}"`);
+    }
+    for (const name of spec.modules) {
+      const file = moduleFile(stage.solutionDir, name);
+      if (!existsSync(file)) problem(file, `missing: stage.json lists module "${name}" but the reference solution has no such file`);
+    }
+  }
+  if (contract) {
+    if (contract.stage !== id) problem(contractPath, `stage: is "${contract.stage}" but the folder is "${id}"`);
+    const faultFile = join(stage.faultyDir, contract.faultFile);
+    if (!existsSync(faultFile)) problem(faultFile, "missing: failure.json names this fault file");
+    const faultModule = contract.faultFile.replace(/^forge\/tools\//, "").replace(/\.ts$/, "");
+    if (spec && !spec.modules.includes(faultModule)) {
+      problem(contractPath, `faultFile: "${contract.faultFile}" is not one of the modules this stage adds`);
+    }
+  }
+  return stage;
+}
+
+function readValidated<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  problem: (file: string, message: string) => void,
+): z.infer<S> | null {
+  if (!existsSync(file)) {
+    problem(file, "missing");
+    return null;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    problem(file, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
+    problem(file, `${field}: ${issue.message}`);
+  }
+  return null;
+}
+
+function checkAcrossStages(layout: Layout, stages: readonly Stage[], problems: Problem[]): void {
+  const owners = new Map<string, string>();
+  stages.forEach((stage, index) => {
+    if (index > 0 && stages[index - 1]?.number === stage.number) {
+      problems.push({ stage: stage.id, file: repoPath(stage.dir, layout.root), message: `stage number ${stage.nn} is used twice` });
+    }
+    for (const name of stage.spec?.modules ?? []) {
+      const owner = owners.get(name);
+      if (owner) {
+        problems.push({
+          stage: stage.id,
+          file: repoPath(stage.specPath, layout.root),
+          message: `modules: "${name}" is already added by ${owner}; a module belongs to one stage`,
+        });
+      } else {
+        owners.set(name, stage.id);
+      }
+    }
+  });
+}
+
+/** The stage that adds a module, for the hint a learner sees when the module is missing. */
+export function moduleOwners(catalog: Catalog): ReadonlyMap<string, Stage> {
+  const owners = new Map<string, Stage>();
+  for (const stage of catalog.stages) {
+    for (const name of stage.spec?.modules ?? []) if (!owners.has(name)) owners.set(name, stage);
+  }
+  return owners;
+}
+
+export function findStage(catalog: Catalog, id: string): Stage | undefined {
+  return catalog.stages.find((stage) => stage.id === id);
+}

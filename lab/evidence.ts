@@ -1,0 +1,71 @@
+// Builds and writes verification.json. Building is pure; writing is atomic, so a reader never sees
+// half a file and a crash never leaves a broken one behind.
+import { join } from "node:path";
+import { evidenceDir, experimentId, type Stage } from "./catalog.js";
+import { evaluateContract } from "./contract.js";
+import { writeFileAtomic } from "./files.js";
+import type { FaultContract } from "./schemas/failure.js";
+import {
+  VERIFICATION_SCHEMA_VERSION,
+  verificationSchema,
+  type LoadError,
+  type Target,
+  type TestResult,
+  type Verification,
+} from "./schemas/verification.js";
+
+export interface RunFacts {
+  readonly stage: Pick<Stage, "id" | "nn" | "slug">;
+  readonly target: Target;
+  readonly generatedAt: Date;
+  readonly tools: Verification["tools"];
+  readonly git: Verification["git"];
+  readonly sources: Verification["sources"];
+  readonly tests: readonly TestResult[];
+  readonly loadErrors: readonly LoadError[];
+  /** False when the run was interrupted before every test file finished. */
+  readonly complete: boolean;
+  readonly contract: FaultContract | null;
+}
+
+export function buildVerification(facts: RunFacts): Verification {
+  const count = (status: TestResult["status"]) => facts.tests.filter((test) => test.status === status).length;
+  const summary = {
+    total: facts.tests.length,
+    passed: count("passed"),
+    failed: count("failed"),
+    skipped: count("skipped"),
+    loadErrors: facts.loadErrors.length,
+  };
+  const acceptance =
+    summary.failed > 0 || summary.loadErrors > 0
+      ? "failed"
+      : facts.complete && summary.total > 0 && summary.skipped === 0
+        ? "passed"
+        : "pending";
+  return verificationSchema.parse({
+    schemaVersion: VERIFICATION_SCHEMA_VERSION,
+    stage: facts.stage.id,
+    experimentId: experimentId(facts.stage),
+    target: facts.target,
+    generatedAt: facts.generatedAt.toISOString(),
+    tools: facts.tools,
+    git: facts.git,
+    sources: facts.sources,
+    tests: facts.tests,
+    loadErrors: facts.loadErrors,
+    summary,
+    acceptance,
+    contract:
+      facts.target === "faulty" && facts.contract ? evaluateContract(facts.contract, facts.tests, facts.loadErrors) : null,
+  });
+}
+
+/** A learner's run writes verification.json; a reference run never overwrites it. */
+export function evidenceFile(stage: Pick<Stage, "nn" | "slug">, target: Target): string {
+  return join(evidenceDir(stage), target === "workspace" ? "verification.json" : `verification.${target}.json`);
+}
+
+export function writeEvidence(file: string, verification: Verification): void {
+  writeFileAtomic(file, `${JSON.stringify(verification, null, 2)}\n`);
+}

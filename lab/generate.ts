@@ -1,0 +1,26 @@
+// `npm run generate`: rewrites what the repository derives from its sources — the JSON Schema files
+// and the generated blocks of every lesson README. Safe to run at any time; it prints what changed.
+import { existsSync, readFileSync } from "node:fs";
+import { loadCatalog } from "./catalog.js";
+import { writeFileAtomic } from "./files.js";
+import { repoPath } from "./layout.js";
+import { syncBlocks } from "./lesson.js";
+import { exportedSchemas } from "./schemas/export.js";
+
+function update(file: string, content: string): void {
+  if (existsSync(file) && readFileSync(file, "utf8") === content) return;
+  writeFileAtomic(file, content);
+  console.log(`updated ${repoPath(file)}`);
+}
+
+for (const { file, content } of exportedSchemas()) update(file, content);
+
+const catalog = loadCatalog();
+for (const stage of catalog.stages) {
+  if (!stage.spec || !stage.contract || !existsSync(stage.readmePath)) continue;
+  const sync = syncBlocks(readFileSync(stage.readmePath, "utf8"), { stage, spec: stage.spec, contract: stage.contract });
+  for (const problem of sync.problems) console.error(`${repoPath(stage.readmePath)}: ${problem}`);
+  update(stage.readmePath, sync.text);
+}
+for (const problem of catalog.problems) console.error(`${problem.file}: ${problem.message}`);
+if (catalog.problems.length > 0) process.exitCode = 1;

@@ -1,0 +1,164 @@
+// A lesson README is prose written by hand plus generated blocks. The structured parts (quiz, hints,
+// fault contract, transfer, rubric, mastery tests) have one source, stage.json or failure.json; the
+// blocks render them into the README so it reads well on a code host, and `verify` fails when a block
+// is stale. The site swaps the same blocks for interactive widgets.
+import type { Stage } from "./catalog.js";
+import { evidenceDir } from "./catalog.js";
+import { repoPath } from "./layout.js";
+import type { FaultContract } from "./schemas/failure.js";
+import type { StageSpec } from "./schemas/stage.js";
+
+export const SECTIONS = [
+  "The problem",
+  "Predict",
+  "Concepts",
+  "Experiment card",
+  "Worked example",
+  "Reference solution",
+  "Guided practice",
+  "Completion criteria",
+  "Fault lab",
+  "Transfer challenge",
+  "Design question",
+  "Mastery evidence",
+] as const;
+
+export type Section = (typeof SECTIONS)[number];
+
+/** Each generated block and the section it belongs in. */
+export const BLOCKS = {
+  predict: "Predict",
+  experiment: "Experiment card",
+  hints: "Guided practice",
+  fault: "Fault lab",
+  transfer: "Transfer challenge",
+  design: "Design question",
+  mastery: "Mastery evidence",
+} as const satisfies Record<string, Section>;
+
+export type BlockName = keyof typeof BLOCKS;
+export const BLOCK_NAMES = Object.keys(BLOCKS) as BlockName[];
+
+const LETTERS = ["A", "B", "C", "D"] as const;
+
+export const SCENARIO_LABELS: Readonly<Record<StageSpec["transfer"]["scenario"], string>> = {
+  "software-delivery": "Software delivery",
+  "office-research": "Office research",
+  "music-creation": "Music creation",
+};
+
+/** The H2 headings outside fenced code, in order. */
+export function headings(markdown: string): string[] {
+  const found: string[] = [];
+  let fence: string | null = null;
+  for (const line of markdown.split(/\r?\n/)) {
+    const marker = /^\s*(```|~~~)/.exec(line)?.[1];
+    if (marker) fence = fence === null ? marker : fence === marker ? null : fence;
+    else if (fence === null && line.startsWith("## ")) found.push(line.slice(3).trim());
+  }
+  return found;
+}
+
+export function headingProblems(markdown: string): string[] {
+  const actual = headings(markdown);
+  const expected: readonly string[] = SECTIONS;
+  if (actual.length === expected.length && actual.every((heading, index) => heading === expected[index])) return [];
+  const missing = expected.filter((heading) => !actual.includes(heading));
+  const extra = actual.filter((heading) => !expected.includes(heading));
+  const problems = [
+    ...missing.map((heading) => `missing the section "## ${heading}"`),
+    ...extra.map((heading) => `"## ${heading}" is not one of the twelve sections`),
+  ];
+  if (problems.length === 0) problems.push(`sections are out of order; expected: ${expected.join(" · ")}`);
+  return problems;
+}
+
+function table(rows: readonly (readonly [string, string])[]): string {
+  return ["| | |", "|---|---|", ...rows.map(([key, value]) => `| ${key} | ${value.replace(/\|/g, "\\|")} |`)].join("\n");
+}
+
+function details(summary: string, body: string): string {
+  return `<details>\n<summary>${summary}</summary>\n\n${body}\n\n</details>`;
+}
+
+export interface LessonSources {
+  readonly stage: Pick<Stage, "id" | "nn" | "slug">;
+  readonly spec: StageSpec;
+  readonly contract: FaultContract;
+}
+
+export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSources): string {
+  const run = `npm test -- stage-${stage.nn}`;
+  switch (name) {
+    case "predict": {
+      const { question, options, answer, why } = spec.prediction;
+      const list = options.map((option, index) => `- **${LETTERS[index]}.** ${option}`).join("\n");
+      return `**${question}**\n\n${list}\n\n${details("Answer", `**${LETTERS[answer]}.** ${why}`)}`;
+    }
+    case "experiment":
+      return table([
+        ["Experiment id", `\`${spec.experimentId}\``],
+        ["Input scenario", spec.scenario],
+        ["Evidence folder", `\`${repoPath(evidenceDir(stage))}/\``],
+        ["Acceptance", `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``],
+      ]);
+    case "hints":
+      return spec.hints.map((hint, index) => details(`Hint ${index + 1} of ${spec.hints.length}`, hint)).join("\n\n");
+    case "fault": {
+      const rows: [string, string][] = [
+        ["Fault", `\`${contract.id}\``],
+        ["Fault file", `\`faulty/${stage.id}/${contract.faultFile}\``],
+        ["Target test", contract.targetTest],
+        ["Expected failure", `\`/${contract.expectedFailure}/\``],
+        ["Also failing", contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.join("; ")],
+      ];
+      const steps = contract.diagnosis.map((step, index) => `${index + 1}. ${step}`).join("\n");
+      return `${table(rows)}\n\nDiagnosis, in order:\n\n${steps}\n\n**Fix principle.** ${contract.fixPrinciple}\n\n\`\`\`sh\n${contract.command}\n\`\`\``;
+    }
+    case "transfer": {
+      const { scenario, title, change, task, criteria, tests } = spec.transfer;
+      const list = criteria.map((item) => `- ${item}`).join("\n");
+      const names = tests.map((test) => `- ${test}`).join("\n");
+      return `**${title}** (${SCENARIO_LABELS[scenario]})\n\n*What changes:* ${change}\n\n${task}\n\nDone when:\n\n${list}\n\nTests that check it:\n\n${names}`;
+    }
+    case "design":
+      return `**${spec.design.question}**\n\n${details("What a strong answer contains", spec.design.rubric.map((item) => `- ${item}`).join("\n"))}`;
+    case "mastery": {
+      const names = spec.mastery.map((test) => `- ${test}`).join("\n");
+      return `These tests must pass against your own code in \`workspace/\`:\n\n${names}\n\n\`\`\`sh\n${run}\n\`\`\``;
+    }
+  }
+}
+
+const START = (name: string) => `<!-- forge:${name} -->`;
+const END = (name: string) => `<!-- /forge:${name} -->`;
+
+export interface BlockSync {
+  readonly text: string;
+  readonly problems: readonly string[];
+}
+
+/** Rewrites every generated block from its source; reports blocks that are missing or misplaced. */
+export function syncBlocks(markdown: string, sources: LessonSources): BlockSync {
+  let text = markdown;
+  const problems: string[] = [];
+  for (const name of BLOCK_NAMES) {
+    const start = text.indexOf(START(name));
+    const end = text.indexOf(END(name));
+    if (start < 0 || end < start) {
+      problems.push(`missing the generated block ${START(name)} … ${END(name)} in "## ${BLOCKS[name]}"`);
+      continue;
+    }
+    const section = headings(text.slice(0, start)).at(-1);
+    if (section !== BLOCKS[name]) problems.push(`the block ${START(name)} belongs in "## ${BLOCKS[name]}", not "## ${section ?? "(none)"}"`);
+    text = `${text.slice(0, start)}${START(name)}\n${renderBlock(name, sources)}\n${text.slice(end)}`;
+  }
+  return { text, problems };
+}
+
+/** Everything that keeps a lesson from being complete, as messages naming what to fix. */
+export function lessonProblems(markdown: string, sources: LessonSources): string[] {
+  const sync = syncBlocks(markdown, sources);
+  const stale = sync.problems.length === 0 && sync.text !== markdown ? ["generated blocks are stale: run `npm run generate`"] : [];
+  return [...headingProblems(markdown), ...sync.problems, ...stale];
+}

@@ -1,0 +1,103 @@
+// A Vite plugin that answers `forge/tools/<module>` from a stack of layers, and relative imports made
+// inside a layer from the same stack, so a reference module that imports `./atomic.js` finds it in
+// whichever layer provides it. A module no layer has becomes a module that throws one clear line.
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { Plugin } from "vite";
+import "vitest/config";
+import type { Stage } from "./catalog.js";
+import { MODULE_DIR, dirs, repoPath } from "./layout.js";
+import { findInLayers, findModule, type Target } from "./targets.js";
+import { isSyntaxError, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
+
+export const MISSING_MODULE_ERROR = "ModuleNotWritten";
+export const TYPESCRIPT_ERROR = "TypeScriptError";
+/** The section of a lesson that walks through writing its modules. */
+export const MODULE_SECTION = "Worked example";
+
+const MISSING_PREFIX = "\0forge-missing:";
+const BARE = /^forge\/tools\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?$/;
+
+export interface LayerOptions {
+  readonly stage: Stage;
+  readonly target: Target;
+  /** Lowest layer first. */
+  readonly layers: readonly string[];
+  /** Which stage adds each module. */
+  readonly owners: ReadonlyMap<string, Stage>;
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/** The line a learner reads when a module their tests need does not exist yet. */
+export function missingModuleMessage(options: LayerOptions, name: string): string {
+  const { stage, target, owners } = options;
+  const owner = owners.get(name);
+  if (target === "workspace") {
+    const file = repoPath(join(dirs.workspace, MODULE_DIR, `${name}.ts`));
+    if (!owner) return `forge/tools/${name} is not written yet: create ${file}.`;
+    const where = `${repoPath(owner.readmePath)}, section "${MODULE_SECTION}"`;
+    const earlier = owner.number < stage.number ? ` It belongs to ${owner.id}, an earlier stage.` : "";
+    return `forge/tools/${name} is not written yet: create ${file} (explained in ${where}).${earlier}`;
+  }
+  return `forge/tools/${name} does not exist in the ${target} tree of ${stage.id}.`;
+}
+
+export function typeScriptErrorMessage(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics
+    .map((d) => `${repoPath(d.file)}:${d.line}:${d.column} ${isSyntaxError(d) ? "syntax" : "type"} error ${d.code}: ${d.message}`)
+    .join("\n");
+}
+
+/** Code for a module that throws `message` when imported, with no stack trace to wade through. */
+function throwingModule(name: string, message: string): string {
+  return `const error = new Error(${JSON.stringify(message)});
+error.name = ${JSON.stringify(name)};
+error.stack = error.name + ": " + error.message;
+throw error;
+export {};
+`;
+}
+
+export function forgeLayers(options: LayerOptions): Plugin {
+  const { layers, target } = options;
+  const workspaceModules = join(dirs.workspace, MODULE_DIR);
+
+  return {
+    name: "forge-layers",
+    enforce: "pre",
+    resolveId(source, importer) {
+      const bare = BARE.exec(source);
+      if (bare) {
+        const name = bare[1] ?? "";
+        return findModule(layers, name) ?? `${MISSING_PREFIX}${name}`;
+      }
+      if (!importer || !source.startsWith(".")) return null;
+      const layer = layers.find((root) => inside(root, importer));
+      if (!layer) return null;
+      const pathInLayer = relative(layer, resolve(dirname(importer), source));
+      const found = findInLayers(layers, pathInLayer);
+      if (found) return found;
+      const name = BARE.exec(pathInLayer.split(sep).join("/"))?.[1];
+      return name ? `${MISSING_PREFIX}${name}` : null;
+    },
+    async load(id) {
+      if (id.startsWith(MISSING_PREFIX)) {
+        return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, id.slice(MISSING_PREFIX.length)));
+      }
+      if (target !== "workspace" || !inside(workspaceModules, id)) return null;
+      const own = (await typecheckWorkspace()).filter((diagnostic) => diagnostic.file === id);
+      return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own)) : null;
+    },
+    configureVitest({ vitest, project }) {
+      if (target !== "workspace") return;
+      // A learner file that appears, changes or goes away can change what other files resolve to (a
+      // "missing" stand-in is baked into its importers) and how they type-check: start each rerun afresh.
+      vitest.onTestsRerun(() => {
+        for (const environment of Object.values(project.vite.environments)) environment.moduleGraph.invalidateAll();
+      });
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// The JSON Schema files committed beside the data they describe, exported from the zod schemas.
+// Editors use them to check stage.json and failure.json as you type; a lab test fails when one is stale.
+import { join } from "node:path";
+import { z } from "zod";
+import { dirs } from "../layout.js";
+import { failureSchema } from "./failure.js";
+import { stageSchema } from "./stage.js";
+import { verificationJsonSchema } from "./verification.js";
+
+export interface ExportedSchema {
+  readonly file: string;
+  readonly content: string;
+}
+
+const render = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
+
+export function exportedSchemas(): ExportedSchema[] {
+  return [
+    { file: join(dirs.evidence, "verification.schema.json"), content: render(verificationJsonSchema()) },
+    {
+      file: join(dirs.stages, "stage.schema.json"),
+      content: render({ ...z.toJSONSchema(stageSchema, { target: "draft-2020-12" }), title: "Forge Lab stage.json" }),
+    },
+    {
+      file: join(dirs.fixtures, "failure.schema.json"),
+      content: render({ ...z.toJSONSchema(failureSchema, { target: "draft-2020-12" }), title: "Forge Lab failure.json" }),
+    },
+  ];
+}

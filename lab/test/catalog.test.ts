@@ -1,0 +1,102 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { loadCatalog, moduleOwners } from "../catalog.js";
+import { layoutOf, ROOT } from "../layout.js";
+import { temporaryFolder, writeTree } from "./helpers.js";
+
+const realStage = "stage-01-capability-registry";
+const real = (path: string) => readFileSync(join(ROOT, path), "utf8");
+
+/** A checkout holding a copy of stage 01, with some files replaced. */
+function checkout(overrides: Readonly<Record<string, string>> = {}) {
+  const root = temporaryFolder();
+  writeTree(root, {
+    [`stages/${realStage}/README.md`]: real(`stages/${realStage}/README.md`),
+    [`stages/${realStage}/stage.json`]: real(`stages/${realStage}/stage.json`),
+    [`stages/${realStage}/registry.test.ts`]: "",
+    [`fixtures/${realStage}/failure.json`]: real(`fixtures/${realStage}/failure.json`),
+    [`solutions/${realStage}/forge/tools/registry.ts`]: "",
+    [`faulty/${realStage}/forge/tools/registry.ts`]: "",
+    ...overrides,
+  });
+  return loadCatalog(layoutOf(root));
+}
+
+function editJson(path: string, edit: (data: Record<string, unknown>) => void): Record<string, string> {
+  const data = JSON.parse(real(path)) as Record<string, unknown>;
+  edit(data);
+  return { [path]: JSON.stringify(data) };
+}
+
+const messages = (catalog: ReturnType<typeof loadCatalog>) => catalog.problems.map((problem) => `${problem.file}: ${problem.message}`);
+
+it("finds this repository's stages with no problems", () => {
+  const catalog = loadCatalog();
+  expect(messages(catalog)).toEqual([]);
+  expect(catalog.stages.map((stage) => stage.id)).toContain(realStage);
+  expect(moduleOwners(catalog).get("registry")?.id).toBe(realStage);
+});
+
+it("accepts a well-formed copy of a stage", () => {
+  const catalog = checkout();
+  expect(messages(catalog)).toEqual([]);
+  expect(catalog.stages[0]?.spec?.modules).toEqual(["registry"]);
+});
+
+it("names the file and the field of a stage.json that breaks the schema", () => {
+  const catalog = checkout(
+    editJson(`stages/${realStage}/stage.json`, (data) => {
+      (data.prediction as { options: string[] }).options.pop();
+      data.hints = ["only one"];
+    }),
+  );
+  expect(messages(catalog)).toEqual([
+    `stages/${realStage}/stage.json: prediction.options: must have exactly 4 options`,
+    `stages/${realStage}/stage.json: hints: must have at least 2 graded hints`,
+  ]);
+  expect(catalog.stages[0]?.spec).toBeNull();
+});
+
+it("reports a stage file that is not JSON, and keeps the other files of the stage", () => {
+  const catalog = checkout({ [`fixtures/${realStage}/failure.json`]: "{ not json" });
+  expect(messages(catalog)).toHaveLength(1);
+  expect(messages(catalog)[0]).toMatch(new RegExp(`^fixtures/${realStage}/failure.json: not valid JSON`));
+  expect(catalog.stages[0]?.spec).not.toBeNull();
+});
+
+it("rejects a fault contract whose expected failure is not a regular expression", () => {
+  const catalog = checkout(editJson(`fixtures/${realStage}/failure.json`, (data) => (data.expectedFailure = "expected (unclosed")));
+  expect(messages(catalog)).toEqual([`fixtures/${realStage}/failure.json: expectedFailure: must be a valid regular expression`]);
+});
+
+it("checks that the files of a stage agree with each other and with the folders", () => {
+  const catalog = checkout({
+    ...editJson(`stages/${realStage}/stage.json`, (data) => {
+      data.experimentId = "tools-sandbox-side-effects-01-other";
+      data.modules = ["registry", "ledger"];
+    }),
+    ...editJson(`fixtures/${realStage}/failure.json`, (data) => (data.faultFile = "forge/tools/paths.ts")),
+  });
+  expect(messages(catalog)).toEqual([
+    `stages/${realStage}/stage.json: experimentId: must be "tools-sandbox-side-effects-01-capability-registry"`,
+    `solutions/${realStage}/forge/tools/ledger.ts: missing: stage.json lists module "ledger" but the reference solution has no such file`,
+    `faulty/${realStage}/forge/tools/paths.ts: missing: failure.json names this fault file`,
+    `fixtures/${realStage}/failure.json: faultFile: "forge/tools/paths.ts" is not one of the modules this stage adds`,
+  ]);
+});
+
+it("refuses a module claimed by two stages and a folder that is not a stage", () => {
+  const copy = `stage-02-copy`;
+  const spec = JSON.parse(real(`stages/${realStage}/stage.json`)) as Record<string, unknown>;
+  const catalog = checkout({
+    [`stages/${copy}/stage.json`]: JSON.stringify({ ...spec, id: copy, experimentId: "tools-sandbox-side-effects-02-copy" }),
+    [`stages/${copy}/README.md`]: "",
+    [`stages/${copy}/a.test.ts`]: "",
+    [`solutions/${copy}/forge/tools/registry.ts`]: "",
+    "stages/notes/README.md": "",
+  });
+  expect(messages(catalog)).toContain(`stages/${copy}/stage.json: modules: "registry" is already added by ${realStage}; a module belongs to one stage`);
+  expect(messages(catalog)).toContain("stages/notes: folder name must look like stage-NN-some-slug");
+  expect(messages(catalog)).toContain(`fixtures/${copy}/failure.json: missing`);
+});

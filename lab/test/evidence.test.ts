@@ -1,0 +1,89 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { expect, it } from "vitest";
+import { buildVerification, evidenceFile, type RunFacts } from "../evidence.js";
+import { writeFileAtomic } from "../files.js";
+import { dirs } from "../layout.js";
+import { exportedSchemas } from "../schemas/export.js";
+import type { TestResult } from "../schemas/verification.js";
+import { temporaryFolder } from "./helpers.js";
+
+const stage = { id: "stage-01-capability-registry", nn: "01", slug: "capability-registry" };
+const test = (status: TestResult["status"]): TestResult => ({
+  name: `a ${status} test`,
+  file: "stages/stage-01-capability-registry/registry.test.ts",
+  status,
+  durationMs: 2.5,
+  failure: status === "failed" ? { kind: "assertion", message: "expected 1 to be 2" } : null,
+});
+const facts = (overrides: Partial<RunFacts> = {}): RunFacts => ({
+  stage,
+  target: "workspace",
+  generatedAt: new Date("2026-01-02T03:04:05.000Z"),
+  tools: { node: "v20.0.0", vitest: "4.1.0", forgeLab: "0.1.0" },
+  git: { commit: "a".repeat(40), dirty: false },
+  sources: [{ path: "workspace/forge/tools/registry.ts", sha256: "b".repeat(64) }],
+  tests: [test("passed")],
+  loadErrors: [],
+  complete: true,
+  contract: null,
+  ...overrides,
+});
+
+it("accepts a stage only when every test ran and passed", () => {
+  expect(buildVerification(facts()).acceptance).toBe("passed");
+  expect(buildVerification(facts({ tests: [test("passed"), test("failed")] })).acceptance).toBe("failed");
+  expect(buildVerification(facts({ tests: [], loadErrors: [{ file: "x", message: "y", missingModule: "registry" }] })).acceptance).toBe(
+    "failed",
+  );
+  // Filtered with -t, interrupted, or nothing ran: not a verdict yet.
+  expect(buildVerification(facts({ tests: [test("passed"), test("skipped")] })).acceptance).toBe("pending");
+  expect(buildVerification(facts({ complete: false })).acceptance).toBe("pending");
+  expect(buildVerification(facts({ tests: [] })).acceptance).toBe("pending");
+});
+
+it("records the counts, the experiment id and the schema version", () => {
+  const record = buildVerification(facts({ tests: [test("passed"), test("failed"), test("skipped")] }));
+  expect(record).toMatchObject({
+    schemaVersion: 1,
+    experimentId: "tools-sandbox-side-effects-01-capability-registry",
+    summary: { total: 3, passed: 1, failed: 1, skipped: 1, loadErrors: 0 },
+    contract: null,
+  });
+});
+
+it("keeps a learner's evidence apart from reference runs", () => {
+  const folder = join(dirs.evidence, "tools-sandbox-side-effects", "01-capability-registry");
+  expect(evidenceFile(stage, "workspace")).toBe(join(folder, "verification.json"));
+  expect(evidenceFile(stage, "solution")).toBe(join(folder, "verification.solution.json"));
+  expect(evidenceFile(stage, "faulty")).toBe(join(folder, "verification.faulty.json"));
+});
+
+it("writes a file atomically, leaving no temporary file behind", () => {
+  const folder = temporaryFolder();
+  const file = join(folder, "nested", "verification.json");
+  writeFileAtomic(file, "one");
+  writeFileAtomic(file, "two");
+  expect(readFileSync(file, "utf8")).toBe("two");
+  expect(readdirSync(join(folder, "nested"))).toEqual(["verification.json"]);
+});
+
+it("keeps the committed JSON Schema files in step with the zod schemas", () => {
+  for (const { file, content } of exportedSchemas()) {
+    expect(existsSync(file), `${file} is missing: run npm run generate`).toBe(true);
+    expect(readFileSync(file, "utf8"), `${file} is stale: run npm run generate`).toBe(content);
+  }
+});
+
+it("produces evidence that the committed JSON Schema accepts, and the schema rejects a broken file", () => {
+  const schema: unknown = JSON.parse(readFileSync(join(dirs.root, "evidence", "verification.schema.json"), "utf8"));
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile(schema as object);
+  const record = buildVerification(facts({ tests: [test("passed"), test("failed")] }));
+  expect(validate(JSON.parse(JSON.stringify(record))), JSON.stringify(validate.errors)).toBe(true);
+  expect(validate({ ...record, schemaVersion: 2 })).toBe(false);
+  expect(validate({ ...record, acceptance: "certified" })).toBe(false);
+});

@@ -1,0 +1,110 @@
+// The learner's loop end to end: `npm test -- stage-01` in a child process, against a temporary
+// workspace and evidence folder, so no real learner's work is touched.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { expect, it, type TestContext } from "vitest";
+import { ROOT } from "../layout.js";
+import { verificationSchema, type Verification } from "../schemas/verification.js";
+import { workspaceTsconfigPath } from "../typecheck.js";
+import { temporaryFolder } from "./helpers.js";
+
+interface Run {
+  readonly status: number;
+  readonly output: string;
+  readonly evidence: (file?: string) => Verification;
+  readonly workspace: string;
+}
+
+/** Runs `npm test -- stage-01` once, as a learner would in CI mode, in a fresh workspace. */
+function npmTest(
+  context: TestContext,
+  args: readonly string[],
+  options: { env?: Record<string, string>; files?: Record<string, string> } = {},
+): Promise<Run> {
+  const folder = temporaryFolder({ insideRepository: true, onFinished: context.onTestFinished });
+  const workspace = join(folder, "workspace");
+  const evidence = join(folder, "evidence");
+  mkdirSync(join(workspace, "forge", "tools"), { recursive: true });
+  context.onTestFinished(() => rmSync(workspaceTsconfigPath(workspace), { force: true }));
+  for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(workspace, "forge", "tools", name), content);
+  // The child is a vitest of its own: none of this worker's vitest variables may leak into it.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "TEST"));
+  return new Promise((resolve) => {
+    execFile(
+      "npm",
+      ["test", "--silent", "--", ...args],
+      {
+        cwd: ROOT,
+        env: { ...env, CI: "true", NO_COLOR: "1", FORGE_WORKSPACE: workspace, FORGE_EVIDENCE: evidence, ...options.env },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        const read = (file = "verification.json") =>
+          verificationSchema.parse(JSON.parse(readFileSync(join(evidence, "tools-sandbox-side-effects", "01-capability-registry", file), "utf8")));
+        resolve({ status, output: `${stdout}\n${stderr}`, evidence: read, workspace });
+      },
+    );
+  });
+}
+
+const stackFrame = /^\s*❯ .+:\d+:\d+/m;
+/** Each test starts one or two vitest processes; on a two-core machine they queue behind each other. */
+const CHILD_TIMEOUT = 60_000;
+
+it.concurrent("stops at an unwritten module with one line naming the file and the lesson section", { timeout: CHILD_TIMEOUT }, async (context) => {
+  const run = await npmTest(context, ["stage-01"]);
+  expect(run.status).toBe(1);
+  expect(run.output).toMatch(
+    /ModuleNotWritten: forge\/tools\/registry is not written yet: create \S*forge\/tools\/registry\.ts \(explained in stages\/stage-01-capability-registry\/README\.md, section "Worked example"\)\./,
+  );
+  expect(run.output).not.toMatch(stackFrame);
+  const evidence = run.evidence();
+  expect(evidence).toMatchObject({ target: "workspace", acceptance: "failed", summary: { total: 0, loadErrors: 2 } });
+  expect(evidence.loadErrors.map((error) => error.missingModule)).toEqual(["registry", "registry"]);
+
+  const schema: unknown = JSON.parse(readFileSync(join(ROOT, "evidence", "verification.schema.json"), "utf8"));
+  const ajv = new Ajv2020({ strict: true });
+  addFormats.default(ajv);
+  expect(ajv.validate(schema as object, evidence), JSON.stringify(ajv.errors)).toBe(true);
+});
+
+it.concurrent("refuses an unknown target with a message naming the four", { timeout: CHILD_TIMEOUT }, async (context) => {
+  const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "reference" } });
+  expect(run.status).toBe(2);
+  expect(run.output).toContain('FORGE_TARGET="reference" is not a target. Use one of: workspace, solution, faulty, start');
+});
+
+it.concurrent("reports a syntax error and a type error in a learner file with file and line", { timeout: CHILD_TIMEOUT }, async (context) => {
+  const syntax = await npmTest(context, ["stage-01"], { files: { "registry.ts": "export function defineTool(name: string {\n  return name;\n}\n" } });
+  expect(syntax.status).toBe(1);
+  expect(syntax.output).toMatch(/TypeScriptError: \S*forge\/tools\/registry\.ts:1:\d+ syntax error TS1005: /);
+  expect(syntax.output).not.toMatch(stackFrame);
+  const typed = await npmTest(context, ["stage-01"], { files: { "registry.ts": "export function defineTool(name: string): number {\n  return name;\n}\n" } });
+  expect(typed.output).toMatch(/TypeScriptError: \S*forge\/tools\/registry\.ts:2:3 type error TS2322: Type 'string' is not assignable to type 'number'\./);
+});
+
+it.concurrent("passes a correct learner solution and records passed evidence with the learner's file hashed", { timeout: CHILD_TIMEOUT }, async (context) => {
+  const run = await npmTest(context, ["stage-01"], {
+    files: { "registry.ts": readFileSync(join(ROOT, "solutions/stage-01-capability-registry/forge/tools/registry.ts"), "utf8") },
+  });
+  expect(run.status, run.output).toBe(0);
+  const evidence = run.evidence();
+  expect(evidence.acceptance).toBe("passed");
+  expect(evidence.sources.map((source) => source.path)).toContainEqual(expect.stringMatching(/workspace\/forge\/tools\/registry\.ts$/));
+  expect(existsSync(join(run.workspace, "forge", "tools", "registry.ts"))).toBe(true);
+});
+
+it.concurrent("fails exactly the contract's target test against the faulty tree, without touching the learner's evidence", { timeout: CHILD_TIMEOUT }, async (context) => {
+  const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "faulty" } });
+  expect(run.status).toBe(1);
+  const evidence = run.evidence("verification.faulty.json");
+  expect(evidence.tests.filter((test) => test.status === "failed").map((test) => test.name)).toEqual([
+    "rejects a tool that declares an unknown capability",
+  ]);
+  expect(evidence.contract?.reproduced).toBe(true);
+  expect(() => run.evidence()).toThrow(/ENOENT/);
+});

@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { loadCatalog } from "../catalog.js";
+import { BLOCK_NAMES, BLOCKS, headingProblems, headings, lessonProblems, renderBlock, SECTIONS, syncBlocks, type LessonSources } from "../lesson.js";
+import { ROOT } from "../layout.js";
+
+const stage01 = loadCatalog().stages.find((stage) => stage.id === "stage-01-capability-registry");
+if (!stage01?.spec || !stage01.contract) throw new Error("stage 01 must load");
+const sources: LessonSources = { stage: stage01, spec: stage01.spec, contract: stage01.contract };
+
+/** A minimal lesson with every section and every block, blocks left empty. */
+function skeleton(): string {
+  return SECTIONS.map((section) => {
+    const blocks = BLOCK_NAMES.filter((name) => BLOCKS[name] === section)
+      .map((name) => `<!-- forge:${name} -->\n<!-- /forge:${name} -->`)
+      .join("\n");
+    return `## ${section}\n\nProse.\n\n${blocks}\n`;
+  }).join("\n");
+}
+
+it("reads the H2 headings and ignores lines inside fenced code", () => {
+  expect(headings("# Title\n## One\n```md\n## Not a heading\n```\n## Two\n### Sub\n")).toEqual(["One", "Two"]);
+});
+
+it("requires exactly the twelve sections, in order, and says what is wrong", () => {
+  expect(headingProblems(skeleton())).toEqual([]);
+  const withoutPredict = skeleton().replace("## Predict", "## Guess");
+  expect(headingProblems(withoutPredict)).toEqual(['missing the section "## Predict"', '"## Guess" is not one of the twelve sections']);
+  const swapped = skeleton().replace("## The problem", "## TEMP").replace("## Predict", "## The problem").replace("## TEMP", "## Predict");
+  expect(headingProblems(swapped)[0]).toMatch(/^sections are out of order/);
+});
+
+it("renders each block from stage.json and failure.json, hiding the answer in a details element", () => {
+  const predict = renderBlock("predict", sources);
+  for (const option of sources.spec.prediction.options) expect(predict).toContain(option);
+  expect(predict).toMatch(/<details>\n<summary>Answer<\/summary>\n\n\*\*B\.\*\*/);
+  const fault = renderBlock("fault", sources);
+  expect(fault).toContain(sources.contract.targetTest);
+  expect(fault).toContain("faulty/stage-01-capability-registry/forge/tools/registry.ts");
+  expect(renderBlock("mastery", sources)).toContain("npm test -- stage-01");
+  expect(renderBlock("hints", sources).match(/<summary>Hint \d of \d<\/summary>/g)).toHaveLength(sources.spec.hints.length);
+});
+
+it("fills empty blocks, and reports stale, missing and misplaced ones", () => {
+  const filled = syncBlocks(skeleton(), sources);
+  expect(filled.problems).toEqual([]);
+  expect(lessonProblems(filled.text, sources)).toEqual([]);
+  expect(lessonProblems(skeleton(), sources)).toEqual(["generated blocks are stale: run `npm run generate`"]);
+  const missing = skeleton().replace("<!-- forge:design -->\n<!-- /forge:design -->", "");
+  expect(syncBlocks(missing, sources).problems).toEqual(['missing the generated block <!-- forge:design --> … <!-- /forge:design --> in "## Design question"']);
+  const moved = skeleton()
+    .replace("<!-- forge:hints -->\n<!-- /forge:hints -->", "")
+    .replace("## Fault lab\n\nProse.\n", "## Fault lab\n\nProse.\n<!-- forge:hints -->\n<!-- /forge:hints -->\n");
+  expect(syncBlocks(moved, sources).problems).toEqual(['the block <!-- forge:hints --> belongs in "## Guided practice", not "## Fault lab"']);
+});
+
+it("keeps this repository's stage 01 lesson complete and its blocks fresh", () => {
+  expect(lessonProblems(readFileSync(join(ROOT, "stages/stage-01-capability-registry/README.md"), "utf8"), sources)).toEqual([]);
+});

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { loadCatalog } from "../catalog.js";
+import { dirs, layoutOf } from "../layout.js";
+import { findModule, layersFor, parseTarget, TARGETS, UnknownTargetError } from "../targets.js";
+import { temporaryFolder, writeTree } from "./helpers.js";
+
+it("reads FORGE_TARGET, defaulting to the workspace", () => {
+  expect(parseTarget(undefined)).toBe("workspace");
+  expect(parseTarget("")).toBe("workspace");
+  for (const target of TARGETS) expect(parseTarget(target)).toBe(target);
+});
+
+it("refuses any other target with a message naming the four", () => {
+  expect(() => parseTarget("solutions")).toThrow(UnknownTargetError);
+  expect(() => parseTarget("solutions")).toThrow('FORGE_TARGET="solutions" is not a target. Use one of: workspace, solution, faulty, start');
+});
+
+it("layers each target from the stages at and below the one under test", () => {
+  const root = temporaryFolder();
+  const layout = layoutOf(root);
+  for (const id of ["stage-01-one", "stage-02-two", "stage-03-three"]) writeTree(layout.stages, { [`${id}/README.md`]: "" });
+  const catalog = loadCatalog(layout);
+  const [one, two, three] = catalog.stages;
+  if (!one || !two || !three) throw new Error("expected three stages");
+  expect(layersFor(catalog, one, "start")).toEqual([]);
+  expect(layersFor(catalog, three, "start")).toEqual([one.solutionDir, two.solutionDir]);
+  expect(layersFor(catalog, two, "solution")).toEqual([one.solutionDir, two.solutionDir]);
+  expect(layersFor(catalog, two, "faulty")).toEqual([one.solutionDir, two.solutionDir, two.faultyDir]);
+  expect(layersFor(catalog, three, "workspace")).toEqual([dirs.workspace]);
+});
+
+it("answers a module from the highest layer that has it", () => {
+  const root = temporaryFolder();
+  writeTree(root, {
+    "low/forge/tools/paths.ts": "// low",
+    "low/forge/tools/plans.ts": "// low",
+    "high/forge/tools/plans.ts": "// high",
+  });
+  const layers = [join(root, "low"), join(root, "high")];
+  expect(findModule(layers, "plans")).toBe(join(root, "high", "forge", "tools", "plans.ts"));
+  expect(findModule(layers, "paths")).toBe(join(root, "low", "forge", "tools", "paths.ts"));
+  expect(findModule(layers, "atomic")).toBeNull();
+});

@@ -1,0 +1,115 @@
+// Type-checks the learner's workspace with the compiler the repository pins. Vitest strips types
+// without checking them, so without this a type error in a learner file would go unnoticed.
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { writeFileAtomic } from "./files.js";
+import { MODULE_DIR, ROOT, dirs } from "./layout.js";
+
+export interface Diagnostic {
+  /** Absolute path of the file. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+const LINE = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/;
+
+/** Parses `tsc --pretty false` output; continuation lines belong to the diagnostic above them. */
+export function parseTscOutput(output: string, cwd: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const raw of output.split(/\r?\n/)) {
+    const match = LINE.exec(raw);
+    if (match) {
+      const [, file = "", line = "0", column = "0", code = "", message = ""] = match;
+      diagnostics.push({ file: resolve(cwd, file), line: Number(line), column: Number(column), code, message });
+    } else if (raw.trim() !== "" && diagnostics.length > 0) {
+      const last = diagnostics.pop();
+      if (last) diagnostics.push({ ...last, message: `${last.message} ${raw.trim()}` });
+    }
+  }
+  return diagnostics;
+}
+
+/** TS1xxx codes are the parser's: the file is not even syntactically TypeScript. */
+export function isSyntaxError(diagnostic: Diagnostic): boolean {
+  return /^TS1\d{3}$/.test(diagnostic.code);
+}
+
+/** One file per workspace folder, so two runs on different workspaces never share it. */
+export function workspaceTsconfigPath(workspace: string): string {
+  const id = createHash("sha256").update(workspace).digest("hex").slice(0, 12);
+  return join(dirs.cache, `tsconfig.workspace-${id}.json`);
+}
+
+/**
+ * The learner's tsconfig, generated because the workspace ships with nothing but a README: the
+ * repository's strict settings, with none of the path mappings that point at the reference solutions.
+ */
+function workspaceTsconfig(): string {
+  const file = workspaceTsconfigPath(dirs.workspace);
+  const config = {
+    extends: join(ROOT, "tsconfig.json"),
+    compilerOptions: { paths: {}, rootDirs: [], typeRoots: [join(ROOT, "node_modules", "@types")] },
+    include: [join(dirs.workspace, MODULE_DIR, "**", "*.ts")],
+    exclude: [],
+  };
+  writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`);
+  return file;
+}
+
+function workspaceSources(): string[] {
+  const root = join(dirs.workspace, MODULE_DIR);
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => join(root, name))
+    .sort();
+}
+
+function contentKey(files: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const file of files) {
+    hash.update(file).update("\0");
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update("(unreadable)");
+    }
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+let cached: { key: string; result: Promise<Diagnostic[]> } | null = null;
+
+/** Diagnostics for workspace/forge/**; computed once per distinct content of those files. */
+export function typecheckWorkspace(): Promise<Diagnostic[]> {
+  const files = workspaceSources();
+  if (files.length === 0) return Promise.resolve([]);
+  const key = contentKey(files);
+  if (cached?.key !== key) cached = { key, result: runTsc(workspaceTsconfig()) };
+  return cached.result;
+}
+
+/** Runs the pinned compiler on a project and returns its diagnostics. */
+export function runTsc(project: string): Promise<Diagnostic[]> {
+  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+  return new Promise((done, fail) => {
+    execFile(
+      process.execPath,
+      [tsc, "--noEmit", "--pretty", "false", "-p", project],
+      { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout) => {
+        const diagnostics = parseTscOutput(stdout, ROOT);
+        // tsc exits with 1 or 2 when it reports diagnostics; anything else means it did not run.
+        if (error && diagnostics.length === 0) fail(new Error(`the TypeScript compiler could not run: ${error.message}`));
+        else done(diagnostics);
+      },
+    );
+  });
+}

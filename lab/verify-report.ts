@@ -1,0 +1,57 @@
+// The table `verify` prints: one row per stage, then the repository-wide checks, then every breach.
+import type { Check, VerifyReport } from "./verify.js";
+import { paint } from "./style.js";
+
+const COLUMNS = ["stage", "solution", "fault contract", "start fails", "spec complete"] as const;
+
+export function formatReport(report: VerifyReport, colours = paint()): string {
+  const mark = (check: Check) => `${check.ok ? "✔" : "✘"} ${check.summary}`;
+  const rows = report.rows.map((row) => [
+    `${row.stage.nn} ${row.stage.slug}`,
+    mark(row.solution),
+    mark(row.fault),
+    mark(row.start),
+    mark(row.spec),
+  ]);
+  const widths = COLUMNS.map((column, index) => Math.max(column.length, ...rows.map((row) => (row[index] ?? "").length)));
+  const line = (cells: readonly string[], colour = (cell: string, _index: number) => cell) =>
+    cells.map((cell, index) => colour(cell.padEnd(widths[index] ?? 0), index)).join("  ").trimEnd();
+  const tint = (cell: string, index: number) =>
+    index === 0 ? cell : cell.startsWith("✔") ? colours.green(cell) : colours.red(cell);
+
+  const out: string[] = [colours.bold("Forge Lab · verify"), "", colours.dim(line(COLUMNS)), ...rows.map((row) => line(row, tint)), ""];
+  const wide = Math.max(...widths.slice(0, 1), 32);
+  const other = (label: string, check: Check) =>
+    `${label.padEnd(wide)}  ${check.ok ? colours.green(mark(check)) : colours.red(mark(check))}`;
+  out.push(
+    other(`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck),
+    other("lab engine tests", report.lab),
+    "",
+  );
+
+  const breaches: string[] = [];
+  for (const row of report.rows) {
+    for (const [label, check] of [
+      ["solution", row.solution],
+      ["fault contract", row.fault],
+      ["start fails", row.start],
+      ["spec complete", row.spec],
+    ] as const) {
+      for (const problem of check.problems) breaches.push(`${row.stage.id} · ${label}: ${problem}`);
+    }
+  }
+  for (const problem of report.catalogProblems) breaches.push(`${problem.file}: ${problem.message}`);
+  for (const problem of report.typecheck.problems) breaches.push(`typecheck: ${problem}`);
+  for (const problem of report.lab.problems) breaches.push(`lab engine tests: ${problem}`);
+  if (report.rows.length === 0) breaches.push("no stage was found under stages/");
+
+  if (breaches.length > 0) {
+    out.push(colours.red(colours.bold(`${breaches.length} breach(es):`)), ...breaches.map((breach) => colours.red(`  ✘ ${breach}`)), "");
+  }
+  out.push(
+    report.ok
+      ? colours.green(`All checks passed in ${report.seconds.total.toFixed(1)} s.`)
+      : colours.red(`Verify failed in ${report.seconds.total.toFixed(1)} s.`),
+  );
+  return out.join("\n");
+}

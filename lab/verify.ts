@@ -1,0 +1,218 @@
+// `npm run verify`: the project's own proof. In one vitest process it runs every stage against its
+// solution, faulty and start trees, plus the lab engine's tests, while the compiler type-checks the
+// repository. Then it judges each stage: the solution passes, the fault is caught exactly by its named
+// test, the starting point fails because the module is missing, and the spec is complete.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TestModule } from "vitest/node";
+import { createVitest } from "vitest/node";
+import { loadCatalog, type Catalog, type Problem, type Stage } from "./catalog.js";
+import { evaluateStart } from "./contract.js";
+import { ROOT, repoPath } from "./layout.js";
+import { lessonProblems } from "./lesson.js";
+import { LAB_PROJECT, labProject, ProjectIndex, projectName, stageProject, type StageProject } from "./projects.js";
+import { EvidenceReporter, toTestResult, type StageRun } from "./reporter.js";
+import { runTsc, type Diagnostic } from "./typecheck.js";
+import type { Target } from "./targets.js";
+
+export const VERIFY_TARGETS = ["solution", "faulty", "start"] as const satisfies readonly Target[];
+/** Every stage proves its behaviour with at least this many tests. */
+export const MIN_TESTS = 6;
+
+export interface Check {
+  readonly ok: boolean;
+  /** A few words for the table. */
+  readonly summary: string;
+  /** What is wrong, each naming what to look at. */
+  readonly problems: readonly string[];
+}
+
+export interface StageRow {
+  readonly stage: Stage;
+  readonly solution: Check;
+  readonly fault: Check;
+  readonly start: Check;
+  readonly spec: Check;
+}
+
+export interface VerifyReport {
+  readonly rows: readonly StageRow[];
+  readonly catalogProblems: readonly Problem[];
+  readonly typecheck: Check;
+  readonly lab: Check;
+  readonly seconds: { readonly total: number; readonly typecheck: number };
+  readonly ok: boolean;
+}
+
+const pass = (summary: string): Check => ({ ok: true, summary, problems: [] });
+const fail = (summary: string, problems: readonly string[]): Check => ({ ok: false, summary, problems });
+
+export function judgeSolution(stage: Stage, run: StageRun | undefined): Check {
+  if (!run) return fail("not run", ["the solution tree was not run"]);
+  const { summary, tests, loadErrors } = run.verification;
+  const label = `${summary.passed}/${summary.total}`;
+  if (run.verification.acceptance === "passed") return pass(label);
+  return fail(label, [
+    ...tests.filter((test) => test.status !== "passed").map((test) => `"${test.name}" ${test.status}: ${test.failure?.message ?? ""}`.trim()),
+    ...loadErrors.map((error) => `${error.file} did not load: ${error.message}`),
+    ...(summary.total === 0 && loadErrors.length === 0 ? [`no tests ran for ${stage.id}`] : []),
+  ]);
+}
+
+export function judgeFault(stage: Stage, run: StageRun | undefined): Check {
+  const contract = run?.verification.contract;
+  if (!stage.contract) return fail("no contract", ["failure.json is missing or invalid"]);
+  if (!run || !contract) return fail("not run", ["the faulty tree was not run"]);
+  if (contract.reproduced) return pass("reproduced");
+  const target = run.verification.tests.find((test) => test.name === contract.targetTest);
+  const problems: string[] = [];
+  if (target?.status === "passed") problems.push(`"${contract.targetTest}" passed against the faulty tree: the fault is not caught`);
+  else if (target?.failure && !contract.targetFailedByAssertion) {
+    problems.push(`"${contract.targetTest}" failed by an error, not an assertion: ${target.failure.message}`);
+  } else if (target?.failure && !contract.messageMatched) {
+    problems.push(`"${contract.targetTest}" failed with "${target.failure.message}", which does not match /${contract.expectedFailure}/`);
+  }
+  problems.push(...contract.unexpectedFailures.map((failure) => `unexpected failure: ${failure}`));
+  return fail("not reproduced", problems);
+}
+
+export function judgeStart(stage: Stage, run: StageRun | undefined): Check {
+  if (!run) return fail("not run", ["the start tree was not run"]);
+  const result = evaluateStart(
+    stage.spec?.modules ?? [],
+    stage.testFiles.map((file) => repoPath(file)),
+    run.verification.tests,
+    run.verification.loadErrors,
+  );
+  return result.failsForMissingModule ? pass("module missing") : fail("does not fail", [result.reason]);
+}
+
+export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], solution: StageRun | undefined): Check {
+  const problems = catalogProblems.filter((problem) => problem.stage === stage.id).map((problem) => `${problem.file}: ${problem.message}`);
+  const { spec, contract } = stage;
+  if (spec && contract && existsSync(stage.readmePath)) {
+    const readme = repoPath(stage.readmePath);
+    problems.push(...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract }).map((problem) => `${readme}: ${problem}`));
+  }
+  if (solution) {
+    const names = new Set(solution.verification.tests.map((test) => test.name));
+    const named = (file: string, field: string, list: readonly string[]) => {
+      for (const name of list) if (!names.has(name)) problems.push(`${file}: ${field} names "${name}", which is not a test of this stage`);
+    };
+    if (spec) {
+      named(repoPath(stage.specPath), "mastery", spec.mastery);
+      named(repoPath(stage.specPath), "transfer.tests", spec.transfer.tests);
+    }
+    if (contract) named(repoPath(stage.contractPath), "targetTest/alsoFailing", [contract.targetTest, ...contract.alsoFailing]);
+    if (names.size < MIN_TESTS) problems.push(`${stage.id} has ${names.size} tests; every stage needs at least ${MIN_TESTS}`);
+  }
+  return problems.length === 0 ? pass("complete") : fail("incomplete", problems);
+}
+
+export function judgeTypecheck(diagnostics: readonly Diagnostic[]): Check {
+  if (diagnostics.length === 0) return pass("no errors");
+  return fail(
+    `${diagnostics.length} error(s)`,
+    diagnostics.map((d) => `${repoPath(d.file)}:${d.line}:${d.column} ${d.code}: ${d.message}`),
+  );
+}
+
+export function judgeLab(modules: readonly TestModule[]): Check {
+  const results = modules.flatMap((module) => [...module.children.allTests()].map((test) => toTestResult(repoPath(module.moduleId), test)));
+  const loadErrors = modules.flatMap((module) => module.errors().map((error) => `${repoPath(module.moduleId)}: ${error.message ?? ""}`));
+  const failed = results.filter((test) => test.status !== "passed");
+  const label = `${results.length - failed.length}/${results.length}`;
+  if (modules.length === 0) return fail("not run", ["no lab engine tests were found"]);
+  if (failed.length === 0 && loadErrors.length === 0) return pass(label);
+  return fail(label, [
+    ...failed.map((test) => `${test.file} › "${test.name}" ${test.status}: ${test.failure?.message ?? ""}`),
+    ...loadErrors.map((error) => `did not load: ${error}`),
+  ]);
+}
+
+export interface VerifyOptions {
+  /** Only these stages (ids); all when empty. */
+  readonly stages?: readonly string[];
+  /** Called as each project finishes, for progress output. */
+  readonly onProjectEnd?: (name: string) => void;
+}
+
+export async function runVerify(options: VerifyOptions = {}): Promise<VerifyReport> {
+  const started = performance.now();
+  const catalog: Catalog = loadCatalog();
+  const wanted = (stage: Stage) => !options.stages?.length || options.stages.includes(stage.id);
+  const stages = catalog.stages.filter(wanted);
+  const pairs: StageProject[] = stages.flatMap((stage) => VERIFY_TARGETS.map((target) => ({ stage, target })));
+  const reporter = new EvidenceReporter(new ProjectIndex(catalog, pairs));
+
+  let typecheckSeconds = 0;
+  const typecheck = runTsc(join(ROOT, "tsconfig.json")).then(
+    (diagnostics) => {
+      typecheckSeconds = (performance.now() - started) / 1000;
+      return judgeTypecheck(diagnostics);
+    },
+    (error: unknown) => fail("did not run", [error instanceof Error ? error.message : String(error)]),
+  );
+
+  const progress = options.onProjectEnd;
+  const vitest = await createVitest(
+    "test",
+    { watch: false, config: false, root: ROOT, reporters: [reporter, ...(progress ? [projectProgress(progress)] : [])] },
+    {
+      test: {
+        projects: [
+          ...pairs.map(({ stage, target }) => stageProject(catalog, stage, target)),
+          labProject(),
+        ],
+      },
+    },
+  );
+  let labModules: TestModule[] = [];
+  try {
+    await vitest.start();
+    labModules = vitest.state.getTestModules().filter((module) => module.project.name === LAB_PROJECT);
+  } finally {
+    await vitest.close();
+  }
+
+  const run = (stage: Stage, target: Target) => reporter.runs.get(projectName(stage, target));
+  const rows = stages.map((stage) => ({
+    stage,
+    solution: judgeSolution(stage, run(stage, "solution")),
+    fault: judgeFault(stage, run(stage, "faulty")),
+    start: judgeStart(stage, run(stage, "start")),
+    spec: judgeSpec(stage, catalog.problems, run(stage, "solution")),
+  }));
+  const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
+  const typecheckCheck = await typecheck;
+  const lab = judgeLab(labModules);
+  const ok =
+    rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok) &&
+    catalogProblems.length === 0 &&
+    typecheckCheck.ok &&
+    lab.ok &&
+    stages.length > 0;
+  return {
+    rows,
+    catalogProblems,
+    typecheck: typecheckCheck,
+    lab,
+    seconds: { total: (performance.now() - started) / 1000, typecheck: typecheckSeconds },
+    ok,
+  };
+}
+
+/** A reporter that reports each project once all its test files have finished. */
+function projectProgress(onProjectEnd: (name: string) => void) {
+  const pending = new Map<string, number>();
+  return {
+    onTestRunStart(specifications: ReadonlyArray<{ project: { name: string } }>) {
+      for (const { project } of specifications) pending.set(project.name, (pending.get(project.name) ?? 0) + 1);
+    },
+    onTestModuleEnd(module: TestModule) {
+      const left = (pending.get(module.project.name) ?? 1) - 1;
+      pending.set(module.project.name, left);
+      if (left === 0) onProjectEnd(module.project.name);
+    },
+  };
+}

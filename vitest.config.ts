@@ -1,0 +1,33 @@
+// `npm test -- stage-01` runs stage 01's tests against the tree FORGE_TARGET names (default: workspace/).
+import { configDefaults, defineConfig } from "vitest/config";
+import { parseCLI } from "vitest/node";
+import { loadCatalog } from "./lab/catalog.js";
+import { ProjectIndex, stageProject, stagesMatching } from "./lab/projects.js";
+import { EvidenceReporter } from "./lab/reporter.js";
+import { parseTarget, UnknownTargetError, type Target } from "./lab/targets.js";
+
+function targetFromEnvironment(): Target {
+  try {
+    return parseTarget(process.env.FORGE_TARGET);
+  } catch (error) {
+    if (!(error instanceof UnknownTargetError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+}
+
+const target = targetFromEnvironment();
+const catalog = loadCatalog();
+for (const problem of catalog.problems) console.warn(`warning: ${problem.file}: ${problem.message}`);
+const { filter } = parseCLI(["vitest", ...process.argv.slice(2)], { allowUnknownOptions: true });
+const pairs = stagesMatching(catalog, filter).map((stage) => ({ stage, target }));
+
+export default defineConfig({
+  test: {
+    projects: pairs.map(({ stage }) => stageProject(catalog, stage, target)),
+    reporters: ["default", new EvidenceReporter(new ProjectIndex(catalog, pairs))],
+    // A learner file appearing or changing reruns the tests that may now find it.
+    forceRerunTriggers:
+      target === "workspace" ? [...configDefaults.forceRerunTriggers, "**/workspace/forge/**"] : configDefaults.forceRerunTriggers,
+  },
+});
