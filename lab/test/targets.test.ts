@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog.js";
 import { dirs, layoutOf } from "../layout.js";
+import { stagesMatching } from "../projects.js";
 import { findModule, layersFor, parseTarget, TARGETS, UnknownTargetError } from "../targets.js";
 import { temporaryFolder, writeTree } from "./helpers.js";
 
@@ -41,4 +42,17 @@ it("answers a module from the highest layer that has it", () => {
   expect(findModule(layers, "plans")).toBe(join(root, "high", "forge", "tools", "plans.ts"));
   expect(findModule(layers, "paths")).toBe(join(root, "low", "forge", "tools", "paths.ts"));
   expect(findModule(layers, "atomic")).toBeNull();
+});
+
+it("builds projects only for the stages a command-line filter selects", () => {
+  const root = temporaryFolder();
+  const layout = layoutOf(root);
+  writeTree(layout.stages, { "stage-01-one/a.test.ts": "", "stage-02-two/b.test.ts": "", "stage-02-two/c.test.ts": "" });
+  const catalog = loadCatalog(layout);
+  const ids = (filters: string[]) => stagesMatching(catalog, filters).map((stage) => stage.id);
+  expect(ids(["stage-02"])).toEqual(["stage-02-two"]);
+  expect(ids(["stage-01-one/a.test.ts:3"])).toEqual(["stage-01-one"]);
+  expect(ids([])).toEqual(["stage-01-one", "stage-02-two"]);
+  // A filter that matches nothing keeps every stage, so vitest itself reports "no test files found".
+  expect(ids(["stage-09"])).toEqual(["stage-01-one", "stage-02-two"]);
 });

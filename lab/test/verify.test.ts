@@ -1,0 +1,75 @@
+// verify's judgement must be able to fail: each check is tried on runs that break it.
+import { expect, it } from "vitest";
+import { findStage, loadCatalog, type Stage } from "../catalog.js";
+import { buildVerification, type RunFacts } from "../evidence.js";
+import type { StageRun } from "../reporter.js";
+import type { LoadError, Target, TestResult } from "../schemas/verification.js";
+import { judgeFault, judgeSolution, judgeSpec, judgeStart } from "../verify.js";
+
+const catalog = loadCatalog();
+const found = findStage(catalog, "stage-01-capability-registry");
+if (!found?.spec || !found.contract) throw new Error("stage 01 must load");
+const stage: Stage = found;
+const spec = found.spec;
+const contract = found.contract;
+const file = "stages/stage-01-capability-registry/registry.test.ts";
+
+const passed = (name: string): TestResult => ({ name, file, status: "passed", durationMs: 1, failure: null });
+const failed = (name: string, message: string): TestResult => ({ name, file, status: "failed", durationMs: 1, failure: { kind: "assertion", message } });
+const allPassing = () => [...new Set([...spec.mastery, ...spec.transfer.tests])].map(passed);
+
+function run(target: Target, tests: readonly TestResult[], loadErrors: readonly LoadError[] = []): StageRun {
+  const facts: RunFacts = {
+    stage,
+    target,
+    generatedAt: new Date(),
+    tools: { node: "v20", vitest: "4", forgeLab: "0" },
+    git: null,
+    sources: [],
+    tests,
+    loadErrors,
+    complete: true,
+    contract,
+  };
+  return { stage, target, verification: buildVerification(facts), file: "" };
+}
+
+it("passes a solution run only when every test passed", () => {
+  expect(judgeSolution(stage, run("solution", allPassing()))).toMatchObject({ ok: true, summary: "12/12" });
+  const broken = judgeSolution(stage, run("solution", [...allPassing().slice(1), failed(spec.mastery[0] ?? "", "expected 1 to be 2")]));
+  expect(broken.ok).toBe(false);
+  expect(broken.problems).toEqual([`"${spec.mastery[0]}" failed: expected 1 to be 2`]);
+  expect(judgeSolution(stage, undefined).ok).toBe(false);
+});
+
+it("proves the fault contract only when the target test alone fails with the expected message", () => {
+  const others = allPassing().filter((test) => test.name !== contract.targetTest);
+  expect(judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, "expected [Function] to throw an error")])).ok).toBe(true);
+  const uncaught = judgeFault(stage, run("faulty", allPassing()));
+  expect(uncaught.problems[0]).toBe(`"${contract.targetTest}" passed against the faulty tree: the fault is not caught`);
+  const wrongMessage = judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, "expected 1 to be 2")]));
+  expect(wrongMessage.problems[0]).toMatch(/does not match/);
+  const collateral = judgeFault(stage, run("faulty", [...others.slice(1), failed(others[0]?.name ?? "", "x"), failed(contract.targetTest, "expected [Function] to throw an error")]));
+  expect(collateral.problems).toEqual([`unexpected failure: ${others[0]?.name} (failed)`]);
+});
+
+it("accepts a starting point only when every test file stops at the stage's own missing module", () => {
+  const missing = (path: string): LoadError => ({ file: path, message: "forge/tools/registry …", missingModule: "registry" });
+  const files = stage.testFiles.map((test) => test.slice(test.indexOf("stages/")));
+  expect(judgeStart(stage, run("start", [], files.map(missing))).ok).toBe(true);
+  expect(judgeStart(stage, run("start", allPassing())).ok).toBe(false);
+  const compileError = judgeStart(stage, run("start", [], files.map((path) => ({ file: path, message: "SyntaxError", missingModule: null }))));
+  expect(compileError.problems[0]).toMatch(/failed for another reason: SyntaxError/);
+});
+
+it("finds a stage incomplete when stage.json names a test that does not exist or there are too few tests", () => {
+  expect(judgeSpec(stage, catalog.problems, run("solution", allPassing()))).toMatchObject({ ok: true, problems: [] });
+  const renamed = allPassing().map((test) => (test.name === spec.mastery[1] ? passed("a renamed test") : test));
+  expect(judgeSpec(stage, catalog.problems, run("solution", renamed)).problems).toEqual([
+    `stages/stage-01-capability-registry/stage.json: mastery names "${spec.mastery[1]}", which is not a test of this stage`,
+    `fixtures/stage-01-capability-registry/failure.json: targetTest/alsoFailing names "${spec.mastery[1]}", which is not a test of this stage`,
+  ]);
+  expect(judgeSpec(stage, catalog.problems, run("solution", allPassing().slice(0, 3))).problems).toContain(
+    "stage-01-capability-registry has 3 tests; every stage needs at least 6",
+  );
+});
