@@ -41,6 +41,12 @@ export function experimentId(stage: Pick<Stage, "nn" | "slug">): string {
   return `${COURSE_ID}-${stage.nn}-${stage.slug}`;
 }
 
+/** Where a stage's evidence goes, as the lesson names it: relative to the repository. */
+export function evidenceFolder(stage: Pick<Stage, "nn" | "slug">): string {
+  return `evidence/${COURSE_ID}/${stage.nn}-${stage.slug}`;
+}
+
+/** The same folder on disk; FORGE_EVIDENCE may move the evidence root. */
 export function evidenceDir(stage: Pick<Stage, "nn" | "slug">): string {
   return join(dirs.evidence, COURSE_ID, `${stage.nn}-${stage.slug}`);
 }

@@ -2,9 +2,7 @@
 // fault contract, transfer, rubric, mastery tests) have one source, stage.json or failure.json; the
 // blocks render them into the README so it reads well on a code host, and `verify` fails when a block
 // is stale. The site swaps the same blocks for interactive widgets.
-import type { Stage } from "./catalog.js";
-import { evidenceDir } from "./catalog.js";
-import { repoPath } from "./layout.js";
+import { evidenceFolder, type Stage } from "./catalog.js";
 import type { FaultContract } from "./schemas/failure.js";
 import type { StageSpec } from "./schemas/stage.js";
 
@@ -99,7 +97,7 @@ export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSo
       return table([
         ["Experiment id", `\`${spec.experimentId}\``],
         ["Input scenario", spec.scenario],
-        ["Evidence folder", `\`${repoPath(evidenceDir(stage))}/\``],
+        ["Evidence folder", `\`${evidenceFolder(stage)}/\``],
         ["Acceptance", `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``],
       ]);
     case "hints":

@@ -2,7 +2,7 @@
 // Editors use them to check stage.json and failure.json as you type; a lab test fails when one is stale.
 import { join } from "node:path";
 import { z } from "zod";
-import { dirs } from "../layout.js";
+import { layoutOf, ROOT } from "../layout.js";
 import { failureSchema } from "./failure.js";
 import { stageSchema } from "./stage.js";
 import { verificationJsonSchema } from "./verification.js";
@@ -15,6 +15,8 @@ export interface ExportedSchema {
 const render = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
 
 export function exportedSchemas(): ExportedSchema[] {
+  // The committed files, wherever FORGE_EVIDENCE points the evidence of a run.
+  const dirs = layoutOf(ROOT);
   return [
     { file: join(dirs.evidence, "verification.schema.json"), content: render(verificationJsonSchema()) },
     {
