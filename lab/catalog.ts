@@ -181,3 +181,11 @@ export function moduleOwners(catalog: Catalog): ReadonlyMap<string, Stage> {
 export function findStage(catalog: Catalog, id: string): Stage | undefined {
   return catalog.stages.find((stage) => stage.id === id);
 }
+
+/** A stage named as a learner would: `4`, `04`, `stage-04` or the folder name `stage-04-approval-gate`. */
+export function stageByName(catalog: Catalog, name: string): Stage | undefined {
+  const trimmed = name.trim();
+  const number = /^(?:stage-)?(\d{1,2})$/.exec(trimmed)?.[1];
+  if (number !== undefined) return catalog.stages.find((stage) => stage.number === Number(number));
+  return findStage(catalog, trimmed);
+}

@@ -1,7 +1,9 @@
 // `npm run generate`: rewrites what the repository derives from its sources — the JSON Schema files
-// and the generated blocks of every lesson README. Safe to run at any time; it prints what changed.
+// and the generated blocks of every lesson README (`npm run generate -- stage-03` for one stage's).
+// Safe to run at any time; it prints what changed.
 import { existsSync, readFileSync } from "node:fs";
-import { loadCatalog } from "./catalog.js";
+import { parseArgs } from "node:util";
+import { loadCatalog, stageByName } from "./catalog.js";
 import { writeFileAtomic } from "./files.js";
 import { repoPath } from "./layout.js";
 import { syncBlocks } from "./lesson.js";
@@ -16,7 +18,10 @@ function update(file: string, content: string): void {
 for (const { file, content } of exportedSchemas()) update(file, content);
 
 const catalog = loadCatalog();
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const chosen = positionals.map((name) => stageByName(catalog, name)?.id ?? name);
 for (const stage of catalog.stages) {
+  if (chosen.length > 0 && !chosen.includes(stage.id)) continue;
   if (!stage.spec || !stage.contract || !existsSync(stage.readmePath)) continue;
   const sync = syncBlocks(readFileSync(stage.readmePath, "utf8"), { stage, spec: stage.spec, contract: stage.contract });
   for (const problem of sync.problems) console.error(`${repoPath(stage.readmePath)}: ${problem}`);

@@ -17,9 +17,12 @@ export function projectName(stage: Pick<Stage, "nn">, target: Target): string {
 }
 
 export function stageProject(catalog: Catalog, stage: Stage, target: Target): TestProjectInlineConfiguration {
+  const layers = layersFor(catalog, stage, target);
   return {
-    plugins: [forgeLayers({ stage, target, layers: layersFor(catalog, stage, target), owners: moduleOwners(catalog) })],
+    plugins: [forgeLayers({ stage, target, layers, owners: moduleOwners(catalog) })],
     test: {
+      // A test that starts a child process needs the file behind a module: see lab/testing.ts.
+      provide: { forgeLayers: layers },
       name: projectName(stage, target),
       root: ROOT,
       include: stage.testFiles.map((file) => repoPath(file)),

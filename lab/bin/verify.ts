@@ -1,7 +1,20 @@
-// Entry point of `npm run verify`.
+// Entry point of `npm run verify` (all stages) and `npm run verify -- stage-03 …` (some of them).
+import { parseArgs } from "node:util";
+import { loadCatalog, stageByName } from "../catalog.js";
 import { formatReport } from "../verify-report.js";
 import { runVerify } from "../verify.js";
 
-const report = await runVerify();
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const catalog = loadCatalog();
+const stages = positionals.map((name) => {
+  const stage = stageByName(catalog, name);
+  if (!stage) {
+    console.error(`"${name}" is not a stage. Stages: ${catalog.stages.map((known) => known.id).join(", ")}`);
+    process.exit(2);
+  }
+  return stage.id;
+});
+
+const report = await runVerify({ stages });
 console.log(formatReport(report));
 process.exitCode = report.ok ? 0 : 1;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog, moduleOwners } from "../catalog.js";
+import { loadCatalog, moduleOwners, stageByName } from "../catalog.js";
 import { layoutOf, ROOT } from "../layout.js";
-import { temporaryFolder, writeTree } from "./helpers.js";
+import { temporaryFolder, writeTree } from "../testing.js";
 
 const realStage = "stage-01-capability-registry";
 const real = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -99,4 +99,22 @@ it("refuses a module claimed by two stages and a folder that is not a stage", ()
   expect(messages(catalog)).toContain(`stages/${copy}/stage.json: modules: "registry" is already added by ${realStage}; a module belongs to one stage`);
   expect(messages(catalog)).toContain("stages/notes: folder name must look like stage-NN-some-slug");
   expect(messages(catalog)).toContain(`fixtures/${copy}/failure.json: missing`);
+});
+
+it("names a stage by number, short name or folder name", () => {
+  const catalog = loadCatalog();
+  for (const name of ["1", "01", "stage-01", "stage-01-capability-registry"]) {
+    expect(stageByName(catalog, name)?.id).toBe("stage-01-capability-registry");
+  }
+  expect(stageByName(catalog, "stage-99")).toBeUndefined();
+  expect(stageByName(catalog, "registry")).toBeUndefined();
+});
+
+it("type-checks every stage's tests against its reference solution (tsconfig paths and rootDirs)", () => {
+  const options = (JSON.parse(real("tsconfig.json")) as { compilerOptions: { paths: Record<string, string[]>; rootDirs: string[] } })
+    .compilerOptions;
+  for (const stage of loadCatalog().stages) {
+    expect(options.paths["forge/tools/*"]?.[stage.number - 1], `tsconfig.json paths for ${stage.id}`).toBe(`./solutions/${stage.id}/forge/tools/*`);
+    expect(options.rootDirs, `tsconfig.json rootDirs for ${stage.id}`).toEqual(expect.arrayContaining([`./solutions/${stage.id}`, `./faulty/${stage.id}`]));
+  }
 });

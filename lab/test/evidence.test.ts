@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../files.js";
 import { dirs } from "../layout.js";
 import { exportedSchemas } from "../schemas/export.js";
 import type { TestResult } from "../schemas/verification.js";
-import { temporaryFolder } from "./helpers.js";
+import { temporaryFolder } from "../testing.js";
 
 const stage = { id: "stage-01-capability-registry", nn: "01", slug: "capability-registry" };
 const test = (status: TestResult["status"]): TestResult => ({

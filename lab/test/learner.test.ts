@@ -9,7 +9,7 @@ import { expect, it, type TestContext } from "vitest";
 import { ROOT } from "../layout.js";
 import { verificationSchema, type Verification } from "../schemas/verification.js";
 import { workspaceTsconfigPath } from "../typecheck.js";
-import { temporaryFolder } from "./helpers.js";
+import { temporaryFolder } from "../testing.js";
 
 interface Run {
   readonly status: number;

@@ -4,7 +4,7 @@ import { loadCatalog } from "../catalog.js";
 import { dirs, layoutOf } from "../layout.js";
 import { stagesMatching } from "../projects.js";
 import { findModule, layersFor, parseTarget, TARGETS, UnknownTargetError } from "../targets.js";
-import { temporaryFolder, writeTree } from "./helpers.js";
+import { temporaryFolder, writeTree } from "../testing.js";
 
 it("reads FORGE_TARGET, defaulting to the workspace", () => {
   expect(parseTarget(undefined)).toBe("workspace");
