@@ -55,6 +55,13 @@ export function stagesMatching(catalog: Catalog, filters: readonly string[]): re
   return matching.length > 0 ? matching : catalog.stages;
 }
 
+export const SITE_PROJECT = "site";
+
+/** The course site's tests: the self-check logic, and the built site in a real Chromium. */
+export function siteProject(): TestProjectInlineConfiguration {
+  return { test: { name: SITE_PROJECT, root: ROOT, include: ["site/test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } };
+}
+
 /** Finds the stage and target behind a project name. */
 export class ProjectIndex {
   readonly #projects = new Map<string, StageProject>();

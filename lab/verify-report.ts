@@ -26,6 +26,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   out.push(
     other(`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck),
     other("lab engine tests", report.lab),
+    other("course site tests (Chromium)", report.site),
     "",
   );
 
@@ -43,6 +44,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   for (const problem of report.catalogProblems) breaches.push(`${problem.file}: ${problem.message}`);
   for (const problem of report.typecheck.problems) breaches.push(`typecheck: ${problem}`);
   for (const problem of report.lab.problems) breaches.push(`lab engine tests: ${problem}`);
+  for (const problem of report.site.problems) breaches.push(`course site tests: ${problem}`);
   if (report.rows.length === 0) breaches.push("no stage was found under stages/");
 
   if (breaches.length > 0) {

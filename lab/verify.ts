@@ -10,7 +10,16 @@ import { loadCatalog, type Catalog, type Problem, type Stage } from "./catalog.j
 import { evaluateStart } from "./contract.js";
 import { ROOT, repoPath } from "./layout.js";
 import { lessonProblems } from "./lesson.js";
-import { LAB_PROJECT, labProject, ProjectIndex, projectName, stageProject, type StageProject } from "./projects.js";
+import {
+  LAB_PROJECT,
+  labProject,
+  ProjectIndex,
+  projectName,
+  SITE_PROJECT,
+  siteProject,
+  stageProject,
+  type StageProject,
+} from "./projects.js";
 import { EvidenceReporter, toTestResult, type StageRun } from "./reporter.js";
 import { runTsc, type Diagnostic } from "./typecheck.js";
 import type { Target } from "./targets.js";
@@ -40,6 +49,7 @@ export interface VerifyReport {
   readonly catalogProblems: readonly Problem[];
   readonly typecheck: Check;
   readonly lab: Check;
+  readonly site: Check;
   readonly seconds: { readonly total: number; readonly typecheck: number };
   readonly ok: boolean;
 }
@@ -117,12 +127,13 @@ export function judgeTypecheck(diagnostics: readonly Diagnostic[]): Check {
   );
 }
 
-export function judgeLab(modules: readonly TestModule[]): Check {
+/** A suite of the repository's own tests (the lab engine's, the site's): every test passed. */
+export function judgeSuite(modules: readonly TestModule[]): Check {
   const results = modules.flatMap((module) => [...module.children.allTests()].map((test) => toTestResult(repoPath(module.moduleId), test)));
   const loadErrors = modules.flatMap((module) => module.errors().map((error) => `${repoPath(module.moduleId)}: ${error.message ?? ""}`));
   const failed = results.filter((test) => test.status !== "passed");
   const label = `${results.length - failed.length}/${results.length}`;
-  if (modules.length === 0) return fail("not run", ["no lab engine tests were found"]);
+  if (modules.length === 0) return fail("not run", ["no tests were found"]);
   if (failed.length === 0 && loadErrors.length === 0) return pass(label);
   return fail(label, [
     ...failed.map((test) => `${test.file} › "${test.name}" ${test.status}: ${test.failure?.message ?? ""}`),
@@ -146,8 +157,11 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const reporter = new EvidenceReporter(new ProjectIndex(catalog, pairs));
 
   let typecheckSeconds = 0;
-  const typecheck = runTsc(join(ROOT, "tsconfig.json")).then(
-    (diagnostics) => {
+  // The repository, and the site's browser code with the DOM types it alone may use.
+  const projects = [join(ROOT, "tsconfig.json"), join(ROOT, "site", "client", "tsconfig.json")];
+  const typecheck = Promise.all(projects.map((project) => runTsc(project))).then(
+    (results) => {
+      const diagnostics = results.flat();
       typecheckSeconds = (performance.now() - started) / 1000;
       return judgeTypecheck(diagnostics);
     },
@@ -163,14 +177,15 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
         projects: [
           ...pairs.map(({ stage, target }) => stageProject(catalog, stage, target)),
           labProject(),
+          siteProject(),
         ],
       },
     },
   );
-  let labModules: TestModule[] = [];
+  let suites: TestModule[] = [];
   try {
     await vitest.start();
-    labModules = vitest.state.getTestModules().filter((module) => module.project.name === LAB_PROJECT);
+    suites = vitest.state.getTestModules();
   } finally {
     await vitest.close();
   }
@@ -185,18 +200,21 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   }));
   const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
   const typecheckCheck = await typecheck;
-  const lab = judgeLab(labModules);
+  const lab = judgeSuite(suites.filter((module) => module.project.name === LAB_PROJECT));
+  const site = judgeSuite(suites.filter((module) => module.project.name === SITE_PROJECT));
   const ok =
     rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok) &&
     catalogProblems.length === 0 &&
     typecheckCheck.ok &&
     lab.ok &&
+    site.ok &&
     stages.length > 0;
   return {
     rows,
     catalogProblems,
     typecheck: typecheckCheck,
     lab,
+    site,
     seconds: { total: (performance.now() - started) / 1000, typecheck: typecheckSeconds },
     ok,
   };

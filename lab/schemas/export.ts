@@ -5,7 +5,7 @@ import { z } from "zod";
 import { layoutOf, ROOT } from "../layout.js";
 import { failureSchema } from "./failure.js";
 import { stageSchema } from "./stage.js";
-import { verificationJsonSchema } from "./verification.js";
+import { verificationSchema } from "./verification.js";
 
 export interface ExportedSchema {
   readonly file: string;
@@ -18,7 +18,13 @@ export function exportedSchemas(): ExportedSchema[] {
   // The committed files, wherever FORGE_EVIDENCE points the evidence of a run.
   const dirs = layoutOf(ROOT);
   return [
-    { file: join(dirs.evidence, "verification.schema.json"), content: render(verificationJsonSchema()) },
+    {
+      file: join(dirs.evidence, "verification.schema.json"),
+      content: render({
+        ...z.toJSONSchema(verificationSchema, { target: "draft-2020-12", io: "output" }),
+        title: "Forge Lab stage verification",
+      }),
+    },
     {
       file: join(dirs.stages, "stage.schema.json"),
       content: render({ ...z.toJSONSchema(stageSchema, { target: "draft-2020-12" }), title: "Forge Lab stage.json" }),

@@ -1,8 +1,9 @@
 // stage.json: the structured parts of a lesson. The prose lives in the stage's README.md.
 import { z } from "zod";
 
-export const STAGE_ID = /^stage-(\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
-export const MODULE_NAME = /^[a-z][a-z0-9-]*$/;
+import { MODULE_NAME, STAGE_ID } from "./ids.js";
+
+export { MODULE_NAME, STAGE_ID };
 
 const text = z.string().trim().min(1, "must not be empty");
 const testName = text.describe("the exact name of a test in this stage's *.test.ts files");

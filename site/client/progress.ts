@@ -1,0 +1,105 @@
+// Progress kept in this browser only (localStorage), per stage, and the five states shown for it.
+import * as z from "zod/mini";
+import type { TestStatus } from "./selfcheck.js";
+
+export const STATES = ["Not started", "Reading", "Lab downloaded", "Test results read", "Self-check passed"] as const;
+export type StageState = (typeof STATES)[number];
+
+const stageProgressSchema = z.object({
+  reading: z.optional(z.boolean()),
+  downloaded: z.optional(z.boolean()),
+  results: z.optional(
+    z.object({
+      passed: z.boolean(),
+      generatedAt: z.string(),
+      mastery: z.array(z.object({ name: z.string(), status: z.enum(["passed", "failed", "missing"]) })),
+    }),
+  ),
+  quiz: z.optional(z.int().check(z.minimum(0), z.maximum(3))),
+  hintsShown: z.optional(z.int().check(z.minimum(0))),
+  rubric: z.optional(z.array(z.boolean())),
+});
+const progressSchema = z.object({ version: z.literal(1), stages: z.record(z.string(), stageProgressSchema) });
+
+export type StageProgress = z.infer<typeof stageProgressSchema>;
+export type Progress = z.infer<typeof progressSchema>;
+
+export const STORAGE_KEY = "forge-lab/progress";
+
+export function emptyProgress(): Progress {
+  return { version: 1, stages: {} };
+}
+
+/** The furthest state a stage has reached. */
+export function stateOf(progress: StageProgress | undefined): StageState {
+  if (!progress) return "Not started";
+  if (progress.results?.passed) return "Self-check passed";
+  if (progress.results) return "Test results read";
+  if (progress.downloaded) return "Lab downloaded";
+  if (progress.reading) return "Reading";
+  return "Not started";
+}
+
+export interface ProgressStore {
+  read(): Progress;
+  update(stageId: string, change: (stage: StageProgress) => StageProgress): Progress;
+  reset(): Progress;
+  /** False when the browser refuses storage (private mode, some file:// settings): progress lasts for this page only. */
+  readonly persistent: boolean;
+}
+
+/** A store on top of localStorage; falls back to memory when storage is unavailable or holds garbage. */
+export function createStore(storage: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null): ProgressStore {
+  let memory = emptyProgress();
+  let persistent = storage !== null;
+  const load = (): Progress => {
+    if (!persistent || !storage) return memory;
+    try {
+      const raw = storage.getItem(STORAGE_KEY);
+      const parsed = raw === null ? null : progressSchema.safeParse(JSON.parse(raw));
+      return parsed?.success ? parsed.data : emptyProgress();
+    } catch {
+      return emptyProgress();
+    }
+  };
+  const save = (progress: Progress): Progress => {
+    memory = progress;
+    if (persistent && storage) {
+      try {
+        storage.setItem(STORAGE_KEY, JSON.stringify(progress));
+      } catch {
+        persistent = false; // quota or a refused write: keep going in memory
+      }
+    }
+    return progress;
+  };
+  return {
+    read: load,
+    update(stageId, change) {
+      const progress = load();
+      return save({ ...progress, stages: { ...progress.stages, [stageId]: change(progress.stages[stageId] ?? {}) } });
+    },
+    reset() {
+      memory = emptyProgress();
+      if (persistent && storage) {
+        try {
+          storage.removeItem(STORAGE_KEY);
+        } catch {
+          persistent = false;
+        }
+      }
+      return memory;
+    },
+    get persistent() {
+      return persistent;
+    },
+  };
+}
+
+export function resultsFromVerdict(
+  passed: boolean,
+  generatedAt: string,
+  mastery: ReadonlyArray<{ name: string; status: TestStatus }>,
+): NonNullable<StageProgress["results"]> {
+  return { passed, generatedAt, mastery: mastery.map((test) => ({ ...test })) };
+}

@@ -1,0 +1,78 @@
+// What the site is built from: the catalog's stages, each with its lesson, structured parts, reference
+// code and the diff from its faulty module to the reference. Read once, at build time.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTwoFilesPatch } from "diff";
+import { loadCatalog, moduleFile, type Problem, type Stage } from "../lab/catalog.js";
+import { repoPath } from "../lab/layout.js";
+import type { FaultContract } from "../lab/schemas/failure.js";
+import type { StageSpec } from "../lab/schemas/stage.js";
+import type { CourseData } from "./client/course.js";
+
+export interface SourceFile {
+  readonly path: string;
+  readonly code: string;
+}
+
+export interface StageContent {
+  readonly stage: Stage;
+  readonly spec: StageSpec;
+  readonly contract: FaultContract;
+  readonly readme: string;
+  readonly solution: readonly SourceFile[];
+  /** Unified diff from the faulty module to the reference: what the fix changes. */
+  readonly faultDiff: string;
+}
+
+export interface Course {
+  readonly stages: readonly StageContent[];
+  /** Stages left out because their files are incomplete; the build names them. */
+  readonly skipped: readonly Problem[];
+}
+
+export function stagePage(stage: Pick<Stage, "id">): string {
+  return `stages/${stage.id}.html`;
+}
+
+export function loadCourse(): Course {
+  const catalog = loadCatalog();
+  const stages: StageContent[] = [];
+  const skipped: Problem[] = [];
+  for (const stage of catalog.stages) {
+    const { spec, contract } = stage;
+    if (!spec || !contract || !existsSync(stage.readmePath)) {
+      skipped.push({ stage: stage.id, file: repoPath(stage.dir), message: "stage.json, failure.json or README.md is missing or invalid" });
+      continue;
+    }
+    const solution = spec.modules.map((name) => {
+      const file = moduleFile(stage.solutionDir, name);
+      return { path: repoPath(file), code: readFileSync(file, "utf8") };
+    });
+    const reference = join(stage.solutionDir, contract.faultFile);
+    const faulty = join(stage.faultyDir, contract.faultFile);
+    const faultDiff = createTwoFilesPatch(
+      repoPath(faulty),
+      repoPath(reference),
+      readFileSync(faulty, "utf8"),
+      readFileSync(reference, "utf8"),
+      "faulty",
+      "reference",
+    );
+    stages.push({ stage, spec, contract, readme: readFileSync(stage.readmePath, "utf8"), solution, faultDiff });
+  }
+  return { stages, skipped };
+}
+
+export function courseData(course: Course): CourseData {
+  return {
+    stages: course.stages.map(({ stage, spec }) => ({
+      id: stage.id,
+      nn: stage.nn,
+      title: spec.title,
+      summary: spec.summary,
+      experimentId: spec.experimentId,
+      mastery: spec.mastery,
+      page: stagePage(stage),
+    })),
+  };
+}

@@ -1,0 +1,71 @@
+// The local server of `npm start`: the built site, plus a read-only list of this checkout's evidence
+// files so the self-check can offer them. It listens on the loopback interface only.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { extname, isAbsolute, join, normalize, relative } from "node:path";
+import { COURSE_ID, dirs } from "../lab/layout.js";
+
+const TYPES: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+};
+
+export interface EvidenceEntry {
+  /** The key the page asks for; only keys from this list are ever served. */
+  readonly key: string;
+  readonly stage: string;
+  readonly target: string;
+  readonly file: string;
+}
+
+export function listEvidence(root: string = dirs.evidence): EvidenceEntry[] {
+  const course = join(root, COURSE_ID);
+  if (!existsSync(course)) return [];
+  const entries: EvidenceEntry[] = [];
+  for (const folder of readdirSync(course, { withFileTypes: true })) {
+    if (!folder.isDirectory()) continue;
+    for (const name of readdirSync(join(course, folder.name))) {
+      const match = /^verification(?:\.(solution|faulty|start))?\.json$/.exec(name);
+      if (!match) continue;
+      entries.push({ key: `${folder.name}/${name}`, stage: folder.name, target: match[1] ?? "workspace", file: `${folder.name}/${name}` });
+    }
+  }
+  return entries.sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+export function startServer(options: { root: string; port: number; evidence?: string }): Promise<Server> {
+  const { root, port } = options;
+  const evidence = options.evidence ?? dirs.evidence;
+  const server = createServer((request, response) => {
+    const send = (status: number, body: string | Buffer, type = "text/plain; charset=utf-8") => {
+      response.writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff" });
+      response.end(request.method === "HEAD" ? undefined : body);
+    };
+    if (request.method !== "GET" && request.method !== "HEAD") return send(405, "Only GET and HEAD are served.");
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    } catch {
+      return send(400, "Bad request path.");
+    }
+    if (path === "/__forge/evidence") return send(200, JSON.stringify(listEvidence(evidence)), TYPES[".json"]);
+    if (path.startsWith("/__forge/evidence/")) {
+      const key = path.slice("/__forge/evidence/".length);
+      const entry = listEvidence(evidence).find((candidate) => candidate.key === key);
+      if (!entry) return send(404, "No such evidence file.");
+      return send(200, readFileSync(join(evidence, COURSE_ID, entry.key)), TYPES[".json"]);
+    }
+    const wanted = normalize(join(root, path.endsWith("/") ? `${path}index.html` : path));
+    const inside = relative(root, wanted);
+    if (inside.startsWith("..") || isAbsolute(inside) || !existsSync(wanted) || !statSync(wanted).isFile()) {
+      return send(404, "Not found.");
+    }
+    return send(200, readFileSync(wanted), TYPES[extname(wanted)] ?? "application/octet-stream");
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}

@@ -1,0 +1,262 @@
+// The built course site in a real headless Chromium (Debian's, driven by playwright-core): opened
+// from disk and from `npm start`. Checks the learner's path through a stage, the self-check verdicts,
+// that no request leaves the origin and no page error is thrown, and the size and speed budgets.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { loadCatalog, type Stage } from "../../lab/catalog.js";
+import type { StageSpec } from "../../lab/schemas/stage.js";
+import { buildVerification } from "../../lab/evidence.js";
+import { COURSE_ID, ROOT } from "../../lab/layout.js";
+import type { Target, TestResult } from "../../lab/schemas/verification.js";
+import { buildSite, type BuildResult } from "../build.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
+const PAGE_BUDGET_BYTES = 200 * 1024;
+const INTERACTIVE_BUDGET_MS = 1000;
+
+const catalog = loadCatalog();
+const found = catalog.stages.find((candidate) => candidate.id === "stage-01-capability-registry");
+if (!found?.spec) throw new Error("stage 01 must load");
+const stage: Stage = found;
+const spec: StageSpec = found.spec;
+const mastery = spec.mastery;
+
+let scratch = "";
+let dist = "";
+let built: BuildResult;
+let browser: Browser;
+let server: ChildProcess | null = null;
+let serverUrl = "";
+const files: Record<"passing" | "reference" | "corrupt", string> = { passing: "", reference: "", corrupt: "" };
+
+function evidenceText(target: Target, tests: readonly TestResult[]): string {
+  const record = buildVerification({
+    stage,
+    target,
+    generatedAt: new Date("2026-05-06T07:08:09.000Z"),
+    tools: { node: process.version, vitest: "4", forgeLab: "0.1.0" },
+    git: null,
+    sources: [],
+    tests,
+    loadErrors: [],
+    complete: true,
+    contract: null,
+  });
+  return `${JSON.stringify(record, null, 2)}\n`;
+}
+const passedTests = mastery.map((name): TestResult => ({ name, file: "registry.test.ts", status: "passed", durationMs: 1, failure: null }));
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  }
+  scratch = mkdtempSync(join(tmpdir(), "forge-site-"));
+  dist = join(scratch, "dist");
+  built = await buildSite(dist);
+  files.passing = join(scratch, "verification.json");
+  files.reference = join(scratch, "verification.solution.json");
+  files.corrupt = join(scratch, "corrupt.json");
+  writeFileSync(files.passing, evidenceText("workspace", passedTests));
+  writeFileSync(files.reference, evidenceText("solution", passedTests));
+  writeFileSync(files.corrupt, evidenceText("workspace", passedTests).slice(0, 120));
+  // The local server's evidence folder: one learner file, as a test run would leave it.
+  const evidence = join(scratch, "evidence");
+  mkdirSync(join(evidence, COURSE_ID, "01-capability-registry"), { recursive: true });
+  writeFileSync(join(evidence, COURSE_ID, "01-capability-registry", "verification.json"), evidenceText("workspace", passedTests));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
+  });
+  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "site", "bin", "serve.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", FORGE_EVIDENCE: evidence, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  serverUrl = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`npm start printed no URL:\n${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /http:\/\/localhost:\d+\//.exec(output)?.[0];
+      if (url) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    };
+    server?.stdout?.on("data", read);
+    server?.stderr?.on("data", read);
+    server?.once("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once("exit", resolve));
+    server.kill("SIGINT");
+    await exited;
+  }
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Watched {
+  readonly page: Page;
+  readonly foreign: string[];
+  readonly errors: string[];
+}
+
+/** A fresh page (its own storage) that records every request to another origin and every page error. */
+async function open(url: string, viewport = { width: 1280, height: 900 }): Promise<Watched> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const origin = new URL(url).protocol === "file:" ? "file:" : new URL(url).origin;
+  const foreign: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => {
+    const target = new URL(request.url());
+    const same = origin === "file:" ? target.protocol === "file:" || target.protocol === "data:" : target.origin === origin;
+    if (!same) foreign.push(request.url());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await page.goto(url);
+  await page.waitForSelector("html[data-ready='true']");
+  return { page, foreign, errors };
+}
+
+const fileUrl = (path: string) => pathToFileURL(join(dist, path)).href;
+const state = (page: Page, id: string) => page.locator(`[data-stage-row="${id}"] [data-state]`).innerText();
+
+it("keeps every page within 200 KB of HTML, JS and CSS, code listings excluded", () => {
+  expect(built.pages).toContain("index.html");
+  expect(built.pages).toContain(`stages/${stage.id}.html`);
+  for (const size of built.sizes) expect(size.bytes, size.page).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
+  console.info(built.sizes.map((size) => `${size.page}: ${(size.bytes / 1024).toFixed(1)} KB`).join("\n"));
+});
+
+it("walks a learner through a stage from disk: quiz, hints one by one, a passing self-check", async () => {
+  const home = await open(fileUrl("index.html"));
+  for (const row of catalog.stages.filter((candidate) => candidate.spec)) expect(await state(home.page, row.id)).toBe("Not started");
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await home.page.screenshot({ path: join(SCREENSHOTS, "home.png"), fullPage: true });
+
+  await home.page.getByRole("link", { name: spec.title }).first().click();
+  await home.page.waitForSelector("html[data-ready='true']");
+  const page = home.page;
+  const readyAt = Number(await page.evaluate(() => document.documentElement.dataset.readyAt));
+  expect(readyAt).toBeLessThanOrEqual(INTERACTIVE_BUDGET_MS);
+  console.info(`stage page interactive ${readyAt} ms after navigation`);
+
+  // The quiz gives feedback at once; a wrong choice shows the right answer and why.
+  const answer = spec.prediction.answer;
+  const wrong = (answer + 1) % 4;
+  await page.locator(`[data-option="${wrong}"]`).click();
+  await expect.poll(() => page.locator(".quiz-verdict").innerText()).toMatch(/^Not quite/);
+  expect(await page.locator(".quiz-why").isVisible()).toBe(true);
+  await page.locator(`[data-option="${answer}"]`).click();
+  await expect.poll(() => page.locator(".quiz-verdict").innerText()).toMatch(/^Right/);
+
+  // Hints appear one at a time.
+  const hints = page.locator("[data-hint]");
+  const total = await hints.count();
+  expect(total).toBeGreaterThanOrEqual(2);
+  expect(await page.locator("[data-hint]:visible").count()).toBe(0);
+  for (let shown = 1; shown <= total; shown += 1) {
+    await page.locator("[data-next-hint]").click();
+    expect(await page.locator("[data-hint]:visible").count()).toBe(shown);
+  }
+  expect(await page.locator("[data-next-hint]").isVisible()).toBe(false);
+
+  // The reference solution stays hidden until revealed.
+  expect(await page.locator(".listing").first().isVisible()).toBe(false);
+  await page.getByRole("button", { name: "Reveal the reference solution" }).click();
+  expect(await page.locator(".listing").first().isVisible()).toBe(true);
+
+  await page.locator("[data-file]").setInputFiles(files.passing);
+  await expect.poll(() => page.locator("[data-live-status]").innerText()).toMatch(/Self-check passed/);
+  expect(await page.locator("[data-live-alert]").innerText()).toBe("");
+  expect(await page.locator('[data-mastery] .badge[data-status="passed"]').count()).toBe(mastery.length);
+  await page.screenshot({ path: join(SCREENSHOTS, "stage-01.png"), fullPage: true });
+
+  await page.getByRole("link", { name: "Progress and self-check" }).click();
+  await page.waitForSelector("html[data-ready='true']");
+  expect(await state(page, stage.id)).toBe("Self-check passed");
+  expect(home.foreign).toEqual([]);
+  expect(home.errors).toEqual([]);
+});
+
+it("does not count a reference-solution run, says why, and keeps working after a corrupted file", async () => {
+  const { page, foreign, errors } = await open(fileUrl("index.html"));
+  await page.locator("[data-file]").setInputFiles(files.reference);
+  await expect.poll(() => page.locator("[role='alert']").innerText()).toMatch(/target "solution".*does not count/);
+  expect(await state(page, stage.id)).toBe("Not started");
+
+  await page.locator("[data-file]").setInputFiles(files.corrupt);
+  await expect.poll(() => page.locator("[role='alert']").innerText()).toMatch(/corrupt\.json: This file is not JSON/);
+
+  await page.locator("[data-file]").setInputFiles(files.passing);
+  await expect.poll(() => page.locator("[role='status']").innerText()).toMatch(/Self-check passed/);
+  expect(await page.locator("[role='alert']").innerText()).toBe("");
+  expect(await state(page, stage.id)).toBe("Self-check passed");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.locator("[data-reset]").click();
+  expect(await state(page, stage.id)).toBe("Not started");
+  expect(foreign).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+it("is served by npm start, which offers this checkout's evidence files", async () => {
+  const { page, foreign, errors } = await open(serverUrl);
+  const load = page.getByRole("button", { name: "Load 01-capability-registry/verification.json" });
+  await load.waitFor();
+  await load.click();
+  await expect.poll(() => page.locator("[role='status']").innerText()).toMatch(/Self-check passed/);
+  expect(await state(page, stage.id)).toBe("Self-check passed");
+  const stagePage = await open(`${serverUrl}stages/${stage.id}.html`);
+  expect(await stagePage.page.locator("h1").innerText()).toBe(spec.title);
+  expect([...foreign, ...stagePage.foreign]).toEqual([]);
+  expect([...errors, ...stagePage.errors]).toEqual([]);
+  const missing = await fetch(`${serverUrl}__forge/evidence/..%2F..%2Fpackage.json`);
+  expect(missing.status).toBe(404);
+});
+
+it("works from the keyboard, shows focus, and fits a phone's width", async () => {
+  const { page, errors } = await open(fileUrl(`stages/${stage.id}.html`), { width: 375, height: 740 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.locator(`[data-option="0"]`).focus();
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
+  expect(outline).not.toBe("none");
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.locator(".quiz-verdict").innerText()).not.toBe("");
+  await page.locator("[data-next-hint]").focus();
+  await page.keyboard.press("Space");
+  expect(await page.locator("[data-hint]:visible").count()).toBe(1);
+  for (const input of await page.locator("input").all()) {
+    const id = await input.getAttribute("id");
+    expect(id && (await page.locator(`label[for="${id}"]`).count()), `input #${id} has a label`).toBeTruthy();
+  }
+  expect(errors).toEqual([]);
+});
+
+it("stops npm start cleanly on Ctrl-C", async () => {
+  const child = server;
+  if (!child) throw new Error("the server did not start");
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  child.kill("SIGINT");
+  expect(await exited).toBe(0);
+  server = null;
+});
+
+it("keeps the screenshots as test artifacts", () => {
+  for (const name of ["home.png", "stage-01.png"]) expect(readFileSync(join(SCREENSHOTS, name)).subarray(1, 4).toString()).toBe("PNG");
+});
