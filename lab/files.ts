@@ -4,14 +4,14 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSyn
 import { basename, dirname, join } from "node:path";
 
 /** Temp file beside the target, created exclusively, fsynced, renamed over the target; removed on failure. */
-export function writeFileAtomic(file: string, content: string): void {
+export function writeFileAtomic(file: string, content: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = openSync(temporary, "wx", 0o644);
   let open = true;
   let renamed = false;
   try {
-    const bytes = Buffer.from(content, "utf8");
+    const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(handle, bytes, offset, bytes.length - offset);
     fsyncSync(handle);

@@ -16,14 +16,23 @@ export function projectName(stage: Pick<Stage, "nn">, target: Target): string {
   return `stage-${stage.nn}:${target}`;
 }
 
-export function stageProject(catalog: Catalog, stage: Stage, target: Target): TestProjectInlineConfiguration {
-  const layers = layersFor(catalog, stage, target);
+/**
+ * The project of one stage against one tree. `layers` and `name` are for the lab's own trees, such as a
+ * learner's repair of a fault (`lab fault --check`); the four targets compute theirs.
+ */
+export function stageProject(
+  catalog: Catalog,
+  stage: Stage,
+  target: Target,
+  custom: { layers: readonly string[]; name: string } | null = null,
+): TestProjectInlineConfiguration {
+  const layers = custom?.layers ?? layersFor(catalog, stage, target);
   return {
     plugins: [forgeLayers({ stage, target, layers, owners: moduleOwners(catalog) })],
     test: {
       // A test that starts a child process needs the file behind a module: see lab/testing.ts.
-      provide: { forgeLayers: layers },
-      name: projectName(stage, target),
+      provide: { forgeLayers: [...layers] },
+      name: custom?.name ?? projectName(stage, target),
       root: ROOT,
       include: stage.testFiles.map((file) => repoPath(file)),
       // Stage tests keep no global state, so one thread may run a stage's files one after another:

@@ -1,6 +1,7 @@
 // A Vite plugin that answers `forge/tools/<module>` from a stack of layers, and relative imports made
 // inside a layer from the same stack, so a reference module that imports `./atomic.js` finds it in
 // whichever layer provides it. A module no layer has becomes a module that throws one clear line.
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Plugin } from "vite";
 import "vitest/config";
@@ -51,6 +52,17 @@ export function typeScriptErrorMessage(diagnostics: readonly Diagnostic[]): stri
     .join("\n");
 }
 
+const UNRESOLVED_NEIGHBOUR = /^Cannot find module '\.\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?'/;
+
+/**
+ * An import of a sibling module the learner has not written yet (`./atomic.js` from rollback.ts). Left
+ * to the "missing" stand-in, which names the file to create and the lesson, instead of TS2307.
+ */
+function isMissingNeighbour(diagnostic: Diagnostic): boolean {
+  const name = diagnostic.code === "TS2307" ? UNRESOLVED_NEIGHBOUR.exec(diagnostic.message)?.[1] : undefined;
+  return name !== undefined && !existsSync(join(dirname(diagnostic.file), `${name}.ts`));
+}
+
 /** Code for a module that throws `message` when imported, with no stack trace to wade through. */
 function throwingModule(name: string, message: string): string {
   return `const error = new Error(${JSON.stringify(message)});
@@ -88,7 +100,7 @@ export function forgeLayers(options: LayerOptions): Plugin {
         return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, id.slice(MISSING_PREFIX.length)));
       }
       if (target !== "workspace" || !inside(workspaceModules, id)) return null;
-      const own = (await typecheckWorkspace()).filter((diagnostic) => diagnostic.file === id);
+      const own = (await typecheckWorkspace()).filter((diagnostic) => diagnostic.file === id && !isMissingNeighbour(diagnostic));
       return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own)) : null;
     },
     configureVitest({ vitest, project }) {

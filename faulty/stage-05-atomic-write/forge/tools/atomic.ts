@@ -1,0 +1,214 @@
+// Stage 05: replace a file so that a reader, a crash or a power cut finds the whole old file or the
+// whole new one, never a mix. The bytes go to a fresh temporary file beside the target, are made
+// durable there, and only then does one rename put the new file under the target's name.
+import { randomBytes } from "node:crypto";
+import * as nodeFs from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+
+/** The few operations atomicWrite performs on an open file. Node's `FileHandle` has them all. */
+export interface AtomicFileHandle {
+  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesWritten: number }>;
+  chmod(mode: number): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AtomicFileStat {
+  readonly mode: number;
+  isFile(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/**
+ * The file-system operations atomicWrite uses, so a test can make any one of them fail. The default
+ * is `node:fs/promises`, which already has this shape.
+ */
+export interface AtomicFileSystem {
+  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+  lstat(path: string): Promise<AtomicFileStat>;
+  open(path: string, flags: string, mode?: number): Promise<AtomicFileHandle>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+}
+
+export interface AtomicWriteOptions {
+  /** Defaults to `node:fs/promises`. */
+  readonly fs?: AtomicFileSystem;
+  /**
+   * How many times to try the final rename when it fails with EPERM, EBUSY or EACCES. On Windows another
+   * process (an antivirus, an indexer, an editor) may hold the target for a moment, so the default there
+   * is 8 (about 0.7 s in all); elsewhere those errors do not go away by waiting, so the default is 1.
+   */
+  readonly renameAttempts?: number;
+}
+
+const nodeFileSystem: AtomicFileSystem = nodeFs;
+
+/** `.<target name>.<16 hex digits>.tmp`: hidden, next to its target, and recognisable by a sweep. */
+export const TEMPORARY_NAME = /^\..+\.[0-9a-f]{16}\.tmp$/;
+
+/** How often a new random name is tried when the chosen one is already taken. */
+const CREATE_ATTEMPTS = 4;
+const BUSY_RENAME = new Set(["EPERM", "EBUSY", "EACCES"]);
+/** What platforms answer when a folder cannot be opened or fsynced (Windows, some file systems). */
+const FOLDER_SYNC_UNSUPPORTED = new Set(["EISDIR", "EINVAL", "EPERM", "EBADF", "ENOTSUP"]);
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  return typeof error.code === "string" ? error.code : undefined;
+}
+
+function temporaryPathFor(target: string): string {
+  // Unpredictable, so nobody can plant a file or a link at the name before we create it.
+  return join(dirname(target), `.${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
+}
+
+async function lstatIfPresent(fs: AtomicFileSystem, path: string): Promise<AtomicFileStat | null> {
+  try {
+    return await fs.lstat(path);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/**
+ * Creates a new temporary file beside the target. `wx` (O_CREAT | O_EXCL) fails if anything already
+ * has the name, a symlink included, so the bytes can only land in a file this call created.
+ */
+async function createTemporary(
+  fs: AtomicFileSystem,
+  target: string,
+  mode: number,
+): Promise<{ path: string; handle: AtomicFileHandle }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const path = temporaryPathFor(target);
+    try {
+      return { path, handle: await fs.open(path, "wx", mode) };
+    } catch (error) {
+      // The name belongs to someone else: leave that file alone and draw another name.
+      if (errorCode(error) !== "EEXIST" || attempt >= CREATE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** A write may accept fewer bytes than asked (a full disk, a signal, a network file system). */
+async function writeAll(handle: AtomicFileHandle, content: Uint8Array): Promise<void> {
+  let written = 0;
+  if (written < content.byteLength) {
+    const { bytesWritten } = await handle.write(content, written, content.byteLength - written, written);
+    if (bytesWritten <= 0) throw new Error(`write made no progress after ${written} of ${content.byteLength} bytes`);
+    written += bytesWritten;
+  }
+}
+
+async function renameWithRetry(fs: AtomicFileSystem, from: string, to: string, attempts: number): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await fs.rename(from, to);
+      return;
+    } catch (error) {
+      // Bounded: wait and try the same rename again. Never fall back to copy-and-delete, which is
+      // not atomic and would leave a half-copied target behind a crash.
+      if (attempt >= attempts || !BUSY_RENAME.has(errorCode(error) ?? "")) throw error;
+      await delay(Math.min(10 * 2 ** (attempt - 1), 200));
+    }
+  }
+}
+
+/**
+ * Makes the rename itself durable: the new directory entry lives in the folder, and a power cut before
+ * the folder reaches the disk can bring back the old name. Platforms that cannot fsync a folder say so
+ * with one of a few errors, which are ignored; any other error is reported.
+ */
+async function syncFolder(fs: AtomicFileSystem, folder: string): Promise<void> {
+  let handle: AtomicFileHandle | undefined;
+  try {
+    handle = await fs.open(folder, "r");
+    await handle.sync();
+  } catch (error) {
+    if (!FOLDER_SYNC_UNSUPPORTED.has(errorCode(error) ?? "")) throw error;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Replaces `target` with `content` atomically: a reader or a crash sees the whole old file or the whole
+ * new one. Creates missing parent folders, refuses a symlinked target, keeps an existing target's
+ * permission mode, and on any failure removes its temporary file and rethrows the original error.
+ */
+export async function atomicWrite(target: string, content: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  if (typeof target !== "string" || target === "") throw new Error("invalid target: the path must not be empty");
+  if (!(content instanceof Uint8Array)) throw new TypeError(`invalid content for ${target}: expected a Uint8Array`);
+  const fs = options.fs ?? nodeFileSystem;
+  const renameAttempts = options.renameAttempts ?? (process.platform === "win32" ? 8 : 1);
+  if (!Number.isInteger(renameAttempts) || renameAttempts < 1) {
+    throw new Error(`invalid renameAttempts ${String(renameAttempts)}: must be a whole number of at least 1`);
+  }
+
+  const folder = dirname(target);
+  await fs.mkdir(folder, { recursive: true });
+  const existing = await lstatIfPresent(fs, target);
+  if (existing?.isSymbolicLink()) {
+    // Following the link would write wherever it points, possibly outside the workspace.
+    throw new Error(`refusing to write through a symlink: ${target} is a symbolic link`);
+  }
+  // An existing file keeps its permissions (a 0600 secret stays private); a new one gets the default.
+  const keptMode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
+
+  // Created with the kept mode, so it is never more open than the target, even for a moment.
+  const temporary = await createTemporary(fs, target, keptMode ?? 0o666);
+  let open = true;
+  try {
+    // The umask may have removed bits from the mode given to open: set the exact mode.
+    if (keptMode !== undefined) await temporary.handle.chmod(keptMode);
+    await writeAll(temporary.handle, content);
+    await temporary.handle.sync();
+    open = false;
+    await temporary.handle.close();
+    await renameWithRetry(fs, temporary.path, target, renameAttempts);
+  } catch (error) {
+    // The first error is the one worth reporting; cleaning up must not replace it.
+    if (open) await temporary.handle.close().catch(() => undefined);
+    await fs.unlink(temporary.path).catch(() => undefined);
+    throw error;
+  }
+  await syncFolder(fs, folder);
+}
+
+export interface SweepOptions {
+  /** Only temporary files last modified at least this long ago are removed. Default: one hour. */
+  readonly olderThanMs?: number;
+}
+
+/**
+ * Removes the temporary files a killed atomicWrite left in `folder`: regular files whose name matches
+ * TEMPORARY_NAME and that are older than `olderThanMs`. A younger one may belong to a write still in
+ * progress. Anything else — other names, links, folders — is never touched. Returns the removed names.
+ */
+export async function sweepStaleTemporaryFiles(folder: string, options: SweepOptions = {}): Promise<string[]> {
+  const olderThanMs = options.olderThanMs ?? 60 * 60 * 1000;
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
+    throw new Error(`invalid olderThanMs ${String(olderThanMs)}: must be a number of milliseconds, 0 or more`);
+  }
+  const cutoff = Date.now() - olderThanMs;
+  const removed: string[] = [];
+  for (const name of (await nodeFs.readdir(folder)).sort()) {
+    if (!TEMPORARY_NAME.test(name)) continue;
+    const path = join(folder, name);
+    const stat = await nodeFs.lstat(path).catch((error: unknown) => {
+      if (errorCode(error) === "ENOENT") return null; // removed meanwhile
+      throw error;
+    });
+    if (!stat?.isFile() || stat.mtimeMs > cutoff) continue;
+    try {
+      await nodeFs.unlink(path);
+      removed.push(name);
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT") throw error;
+    }
+  }
+  return removed;
+}
