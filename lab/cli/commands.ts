@@ -1,0 +1,204 @@
+// The lab CLI's commands: `npm run lab -- <command>` (or `forge-lab <command>`). Exit status: 0 done,
+// 1 refused or failed, 2 a usage mistake (an unknown command, stage, option or target).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import type { Catalog } from "../catalog.js";
+import { ROOT } from "../layout.js";
+import { parseTarget, UnknownTargetError } from "../targets.js";
+import { formatReport } from "../verify-report.js";
+import { runVerify } from "../verify.js";
+import { printDoctor, diagnose } from "./doctor.js";
+import { checkFaultLab, demonstrate, openFaultLab } from "./fault.js";
+import { hint } from "./hint.js";
+import { CommandError, catalog, confirm, console_, parse, requireStage, UsageError, type Output } from "./shared.js";
+import { restore, start } from "./start.js";
+import { printStatus } from "./status.js";
+
+interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  readonly help: string;
+  readonly run: (args: readonly string[], catalog: Catalog, output: Output) => Promise<number>;
+}
+
+const STAGE_NAMES = "A stage can be named 4, 04, stage-04 or stage-04-approval-gate.";
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  status: {
+    summary: "every stage: your module, your last evidence, its state and the next step",
+    usage: "status",
+    help: "Reads workspace/ and evidence/ only; changes nothing.",
+    run: async (args, stages, output) => {
+      parse("status", args, {});
+      printStatus(stages, output);
+      return 0;
+    },
+  },
+  start: {
+    summary: "put workspace/ at a stage's starting point (the reference of the stages before it)",
+    usage: "start <stage> [--yes]",
+    help: `Prints the plan first: each file to create, overwrite or leave, with content hashes. A file whose
+content differs from the reference is overwritten only with your consent: --yes, or a yes on the
+terminal; with neither it refuses and exits 1. Every replaced file is saved under .lab/backups/ first,
+every write is atomic, and if any step fails everything is rolled back. Undo with: restore.
+It uses the course's own reference modules: plan → approval bound to the plan digest → atomic writes
+→ rollback. ${STAGE_NAMES}
+Example: npm run lab -- start 4`,
+    run: async (args, stages, output) => {
+      const { positionals, values } = parse("start", args, { yes: { type: "boolean", short: "y" } });
+      const stage = requireStage(stages, positionals[0]);
+      await start(stages, stage, { yes: values.yes === true, interactive: process.stdin.isTTY === true, ask: confirm, output });
+      return 0;
+    },
+  },
+  restore: {
+    summary: "undo a start: replaced files come back byte for byte, created ones are removed",
+    usage: "restore [<timestamp>] [--yes]",
+    help: `Without a timestamp, undoes the latest start not yet restored (backups are in .lab/backups/). A file
+you changed after the start is replaced only with your consent (--yes, or a yes on the terminal).
+Example: npm run lab -- restore`,
+    run: async (args, _stages, output) => {
+      const { positionals, values } = parse("restore", args, { yes: { type: "boolean", short: "y" } });
+      await restore(positionals[0], { yes: values.yes === true, interactive: process.stdin.isTTY === true, ask: confirm, output });
+      return 0;
+    },
+  },
+  fault: {
+    summary: "the fault lab: reproduce a stage's injected fault, or open and check your repair",
+    usage: "fault <stage> [--open [--yes] | --check]",
+    help: `Without options (the instructor demo): runs the stage's tests against its faulty tree and prints
+the contract, what failed and with which message, the diagnosis steps, the fix principle and the diff
+from the faulty module to the reference. Exits 0 only when the fault is reproduced exactly — which is
+not a fix.
+--open   copies the faulty module into faultlab/stage-NN-<slug>/ for you to repair
+--check  runs the stage's tests with your repaired copy and says fixed (exit 0) or not fixed (exit 1)
+${STAGE_NAMES}
+Example: npm run lab -- fault 4`,
+    run: async (args, stages, output) => {
+      const { positionals, values } = parse("fault", args, {
+        open: { type: "boolean" },
+        check: { type: "boolean" },
+        yes: { type: "boolean", short: "y" },
+      });
+      const stage = requireStage(stages, positionals[0]);
+      if (values.open && values.check) throw new UsageError("choose one of --open and --check");
+      if (values.open) {
+        openFaultLab(stage, values.yes === true, output);
+        return 0;
+      }
+      if (values.check) return (await checkFaultLab(stages, stage, output)) ? 0 : 1;
+      return (await demonstrate(stages, stage, output)) ? 0 : 1;
+    },
+  },
+  hint: {
+    summary: "the next graded hint of a stage (remembered), or all of them",
+    usage: "hint <stage> [--all]",
+    help: `Each call shows one more hint, from a nudge to nearly the answer. ${STAGE_NAMES}
+Example: npm run lab -- hint 2`,
+    run: async (args, stages, output) => {
+      const { positionals, values } = parse("hint", args, { all: { type: "boolean" } });
+      hint(requireStage(stages, positionals[0]), values.all === true, output);
+      return 0;
+    },
+  },
+  test: {
+    summary: "run a stage's tests, as npm test does; --previous adds the earlier stages",
+    usage: "test <stage> [--target workspace|solution|faulty|start] [--watch] [--previous]",
+    help: `Runs once unless --watch. --previous also runs every earlier stage's tests, so a change that breaks
+an earlier stage shows at once. ${STAGE_NAMES}
+Example: npm run lab -- test 5 --previous`,
+    run: async (args, stages) => {
+      const { positionals, values } = parse("test", args, {
+        target: { type: "string" },
+        watch: { type: "boolean" },
+        previous: { type: "boolean" },
+      });
+      const stage = requireStage(stages, positionals[0]);
+      let target: string;
+      try {
+        target = parseTarget(values.target);
+      } catch (error) {
+        if (error instanceof UnknownTargetError) throw new UsageError(error.message.replace(/^FORGE_TARGET/, "--target"));
+        throw error;
+      }
+      const chosen = values.previous ? stages.stages.filter((other) => other.number <= stage.number) : [stage];
+      const filters = chosen.map((other) => `stages/${other.id}/`);
+      return runVitest([values.watch ? "watch" : "run", ...filters], { FORGE_TARGET: target });
+    },
+  },
+  verify: {
+    summary: "the project's own proof, as npm run verify, with progress stage by stage",
+    usage: "verify [<stage>…]",
+    help: "Runs every stage against its solution, faulty and start trees, the lab's and the site's tests and the type-check.",
+    run: async (args, stages, output) => {
+      const { positionals } = parse("verify", args, {});
+      const ids = positionals.map((name) => requireStage(stages, name).id);
+      output.out(`Verifying ${ids.length > 0 ? ids.join(", ") : "every stage"}…`);
+      const report = await runVerify({ stages: ids, onProjectEnd: (name) => output.out(`  finished ${name}`) });
+      output.out(formatReport(report));
+      return report.ok ? 0 : 1;
+    },
+  },
+  doctor: {
+    summary: "check this machine before a class: Node, dependencies, write access, Chromium",
+    usage: "doctor",
+    help: "Changes nothing except a probe file it creates and removes in workspace/ and evidence/.",
+    run: async (args, _stages, output) => {
+      parse("doctor", args, {});
+      return printDoctor(diagnose(), output) ? 0 : 1;
+    },
+  },
+};
+
+function runVitest(args: readonly string[], env: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, "node_modules", "vitest", "vitest.mjs"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: "inherit",
+    });
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+function overview(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length));
+  const lines = Object.values(COMMANDS).map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
+  return `Forge Lab — usage: npm run lab -- <command> [options]   (or: forge-lab <command>)
+
+Commands:
+${lines.join("\n")}
+
+Every command has --help. ${STAGE_NAMES}`;
+}
+
+export async function main(argv: readonly string[], output: Output = console_): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    output.out(overview());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    output.err(`"${name}" is not a command. Commands: ${Object.keys(COMMANDS).join(", ")}`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    output.out(`Usage: npm run lab -- ${command.usage}\n\n${command.summary}.\n${command.help}`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, catalog(), output);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      output.err(error.message);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      output.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+

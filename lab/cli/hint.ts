@@ -1,0 +1,38 @@
+// `lab hint <stage>`: the next graded hint, remembered per stage in .lab/hints.json.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import type { Stage } from "../catalog.js";
+import { writeFileAtomic } from "../files.js";
+import { CommandError, LAB_STATE, type Output } from "./shared.js";
+
+const HINTS_FILE = join(LAB_STATE, "hints.json");
+const shownSchema = z.record(z.string(), z.int().check(z.nonnegative()));
+
+function readShown(): Record<string, number> {
+  if (!existsSync(HINTS_FILE)) return {};
+  try {
+    const parsed = shownSchema.safeParse(JSON.parse(readFileSync(HINTS_FILE, "utf8")));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {}; // a damaged file only forgets which hints were shown
+  }
+}
+
+export function hint(stage: Stage, all: boolean, output: Output): void {
+  const hints = stage.spec?.hints;
+  if (!hints) throw new CommandError(`${stage.id} has no valid stage.json, so no hints.`);
+  const shown = readShown();
+  const seen = Math.min(shown[stage.id] ?? 0, hints.length);
+  if (all) {
+    hints.forEach((text, index) => output.out(`Hint ${index + 1} of ${hints.length}: ${text}\n`));
+    writeFileAtomic(HINTS_FILE, `${JSON.stringify({ ...shown, [stage.id]: hints.length }, null, 2)}\n`);
+    return;
+  }
+  if (seen >= hints.length) {
+    output.out(`All ${hints.length} hints of ${stage.id} are shown; see them again with --all.`);
+    return;
+  }
+  output.out(`Hint ${seen + 1} of ${hints.length}: ${hints[seen]}`);
+  writeFileAtomic(HINTS_FILE, `${JSON.stringify({ ...shown, [stage.id]: seen + 1 }, null, 2)}\n`);
+}

@@ -1,0 +1,78 @@
+// What every command of the lab CLI shares: a usage error that exits 2, stage lookup by any of the
+// names a learner uses, file hashing, a yes/no question, and the checkout's own state folder (.lab/).
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog.js";
+import { ROOT } from "../layout.js";
+
+/** A mistake in how a command was called: exit status 2, with the valid choices named. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** Refused or failed on purpose (consent missing, nothing to restore…): exit status 1. */
+export class CommandError extends Error {
+  override readonly name = "CommandError";
+}
+
+export interface Output {
+  out(line?: string): void;
+  err(line?: string): void;
+}
+
+export const console_: Output = {
+  out: (line = "") => process.stdout.write(`${line}\n`),
+  err: (line = "") => process.stderr.write(`${line}\n`),
+};
+
+/** The lab's local state: backups, remembered hints. Git-ignored. */
+export const LAB_STATE = join(ROOT, ".lab");
+
+export function stageNames(catalog: Catalog): string {
+  return catalog.stages.map((stage) => stage.id).join(", ");
+}
+
+/** `4`, `04`, `stage-04` or `stage-04-approval-gate`; anything else is a usage error listing the stages. */
+export function requireStage(catalog: Catalog, name: string | undefined): Stage {
+  if (name === undefined) throw new UsageError(`name a stage: one of ${stageNames(catalog)} (or just its number)`);
+  const stage = stageByName(catalog, name);
+  if (!stage) throw new UsageError(`"${name}" is not a stage. Stages: ${stageNames(catalog)} (a number such as 4 works too)`);
+  return stage;
+}
+
+export function catalog(): Catalog {
+  return loadCatalog();
+}
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export function fileHash(file: string): string | null {
+  return existsSync(file) ? sha256(readFileSync(file)) : null;
+}
+
+export const short = (hash: string | null) => (hash ? hash.slice(0, 12) : "-");
+
+/** Parses a command's options; an unknown option is a usage error naming the command's help. */
+export function parse<T extends ParseArgsConfig["options"]>(command: string, args: readonly string[], options: T) {
+  try {
+    return parseArgs({ args: [...args], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}. See: npm run lab -- ${command} --help`);
+  }
+}
+
+/** Asks on the terminal; only called when stdin is a terminal. */
+export async function confirm(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await prompt.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+}

@@ -1,0 +1,70 @@
+// `lab status`: where a learner stands in every stage, from the files on disk alone.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Catalog, Stage } from "../catalog.js";
+import { evidenceFile } from "../evidence.js";
+import { MODULE_DIR, dirs, repoPath } from "../layout.js";
+import { verificationSchema, type Verification } from "../schemas/verification.js";
+import { fileHash, type Output } from "./shared.js";
+
+export interface StageStatus {
+  readonly stage: Stage;
+  /** Each module of the stage and whether workspace/ has it. */
+  readonly modules: ReadonlyArray<{ readonly name: string; readonly present: boolean }>;
+  readonly evidence: "none" | "unreadable" | Verification["acceptance"];
+  readonly evidenceAt: string | null;
+  readonly state: "not started" | "in progress" | "failing" | "passed" | "changed since passing";
+  readonly next: string;
+}
+
+function readEvidence(stage: Stage): Verification | "none" | "unreadable" {
+  const file = evidenceFile(stage, "workspace");
+  if (!existsSync(file)) return "none";
+  try {
+    const parsed = verificationSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    return parsed.success ? parsed.data : "unreadable";
+  } catch {
+    return "unreadable";
+  }
+}
+
+export function stageStatus(stage: Stage): StageStatus {
+  const modules = (stage.spec?.modules ?? []).map((name) => ({ name, present: existsSync(join(dirs.workspace, MODULE_DIR, `${name}.ts`)) }));
+  const evidence = readEvidence(stage);
+  const run = `npm test -- stage-${stage.nn}`;
+  const firstMissing = modules.find((module) => !module.present);
+  const base = { stage, modules, evidence: typeof evidence === "string" ? evidence : evidence.acceptance, evidenceAt: typeof evidence === "string" ? null : evidence.generatedAt };
+  if (modules.every((module) => !module.present)) {
+    return { ...base, state: "not started", next: `read stages/${stage.id}/README.md, then create workspace/forge/tools/${firstMissing?.name ?? "…"}.ts` };
+  }
+  if (typeof evidence === "string") {
+    return { ...base, state: "in progress", next: evidence === "unreadable" ? `rerun ${run}: the last evidence file cannot be read` : `run ${run}` };
+  }
+  // Evidence counts only for the files it hashed: a module changed since the run needs a new run.
+  const hashed = new Map(evidence.sources.map((source) => [source.path, source.sha256]));
+  const changed = modules.some((module) => {
+    const file = join(dirs.workspace, MODULE_DIR, `${module.name}.ts`);
+    return hashed.get(repoPath(file)) !== fileHash(file);
+  });
+  if (evidence.acceptance === "passed" && !changed) {
+    return { ...base, state: "passed", next: "load its verification.json in the course site's self-check (npm start), then go on" };
+  }
+  if (evidence.acceptance === "passed") return { ...base, state: "changed since passing", next: `rerun ${run}: your code changed since it passed` };
+  if (firstMissing) return { ...base, state: "in progress", next: `create workspace/forge/tools/${firstMissing.name}.ts, then run ${run}` };
+  const failed = evidence.summary.failed + evidence.summary.loadErrors;
+  return { ...base, state: "failing", next: `fix the ${failed} failing test(s) or test file(s), then rerun ${run} (hints: npm run lab -- hint ${stage.nn})` };
+}
+
+export function printStatus(catalog: Catalog, output: Output): void {
+  const rows = catalog.stages.map((stage) => {
+    const status = stageStatus(stage);
+    const modules = status.modules.map((module) => `${module.name}.ts ${module.present ? "✔" : "·"}`).join(" ");
+    const evidence = status.evidence === "none" ? "none" : `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
+    return [`${stage.nn} ${stage.slug}`, modules, evidence, status.state, status.next];
+  });
+  const header = ["stage", "workspace module", "last evidence", "state", "next step"];
+  const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? "").length)));
+  const line = (cells: readonly string[]) => cells.map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  ");
+  output.out(line(header));
+  for (const row of rows) output.out(line(row));
+}
