@@ -108,3 +108,16 @@ it.concurrent("fails exactly the contract's target test against the faulty tree,
   expect(evidence.contract?.reproduced).toBe(true);
   expect(() => run.evidence()).toThrow(/ENOENT/);
 });
+
+it.concurrent("names an earlier stage's module that a learner file imports but has not written yet", { timeout: CHILD_TIMEOUT }, async (context) => {
+  const reference = (stage: string, module: string) => readFileSync(join(ROOT, "solutions", stage, "forge", "tools", `${module}.ts`), "utf8");
+  const run = await npmTest(context, ["stage-06"], {
+    // The journal imports ./atomic.js, which this learner has not written.
+    files: { "rollback.ts": reference("stage-06-rollback-journal", "rollback") },
+  });
+  expect(run.status).toBe(1);
+  expect(run.output).toMatch(
+    /ModuleNotWritten: forge\/tools\/atomic is not written yet: create \S*forge\/tools\/atomic\.ts \(explained in stages\/stage-05-atomic-write\/README\.md, section "Worked example"\)\. It belongs to stage-05-atomic-write, an earlier stage\./,
+  );
+  expect(run.output).not.toContain("TypeScriptError");
+});
