@@ -62,7 +62,7 @@ function widget(name: BlockName, content: StageContent): string {
       const options = spec.prediction.options
         .map(
           (option, index) =>
-            `<li><button type="button" class="option" data-option="${index}" aria-pressed="false"><span class="letter" aria-hidden="true">${LETTERS[index]}</span> ${inline(option)}</button></li>`,
+            `<li><button type="button" class="option" data-option="${index}" aria-pressed="false"><span class="letter" aria-hidden="true">${LETTERS[index]}</span><span class="option-text">${inline(option)}</span></button></li>`,
         )
         .join("");
       return `<section class="widget quiz" data-quiz aria-labelledby="quiz-question">
