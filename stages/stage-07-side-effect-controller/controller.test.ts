@@ -144,7 +144,7 @@ it("rolls back an earlier write when a workspace escape appears during the opera
   expect(statuses(controller)).toEqual([["op-7", "rolled_back"]]);
 });
 
-it("restores a pre-existing file and removes a created one when a write fails halfway", async () => {
+it("restores a pre-existing file and removes a created one when a later target fails halfway", async () => {
   const repo = temporaryFolder();
   writeTree(repo, { "src/App.tsx": "export const title = 'Shop';\n" });
   mkdirSync(join(repo, "src/styles"));
