@@ -3,7 +3,7 @@
 // the file and the field.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { COURSE_ID, MODULE_DIR, dirs, repoPath, type Layout } from "./layout.js";
 import { STAGE_ID, stageSchema, type StageSpec } from "./schemas/stage.js";
 import { failureSchema, type FaultContract } from "./schemas/failure.js";
@@ -123,7 +123,7 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
   return stage;
 }
 
-function readValidated<S extends z.ZodType>(
+function readValidated<S extends z.ZodMiniType>(
   file: string,
   schema: S,
   problem: (file: string, message: string) => void,

@@ -1,6 +1,6 @@
 // A vitest reporter that turns each stage's results into verification.json, after every run
 // (also every rerun in watch mode). It sits beside vitest's own reporter and prints nothing itself.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,15 +50,17 @@ function sha256(file: string): string {
   return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
-function gitState(): Verification["git"] {
+/** The checkout's commit and whether it has changes; null outside a git checkout or without git. */
+async function gitState(): Promise<Verification["git"]> {
+  const git = (...args: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile("git", args, { cwd: ROOT, encoding: "utf8" }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
+    );
   try {
-    const git = (...args: string[]) =>
-      execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    const commit = git("rev-parse", "HEAD");
-    const dirty = git("status", "--porcelain") !== "";
-    return { commit, dirty };
+    const [commit, status] = await Promise.all([git("rev-parse", "HEAD"), git("status", "--porcelain")]);
+    return { commit, dirty: status !== "" };
   } catch {
-    return null; // not a git checkout, or git is not installed
+    return null;
   }
 }
 
@@ -79,15 +81,22 @@ export class EvidenceReporter implements Reporter {
     return this.#runs;
   }
 
+  #git: Promise<Verification["git"]> | null = null;
+
   onInit(vitest: Vitest): void {
     this.#vitest = vitest;
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): void {
+  // Asked while the tests run, so the answer is ready when they end.
+  onTestRunStart(): void {
+    this.#git = gitState();
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): Promise<void> {
     const touched = new Set(testModules.map((module) => module.project.name));
     // In watch mode only some files rerun; the state holds the latest result of every file.
     const latest = this.#vitest?.state.getTestModules() ?? [...testModules];
-    const git = gitState();
+    const git = await (this.#git ?? gitState());
     const generatedAt = new Date();
     const tools = { node: process.version, vitest: this.#vitest?.version ?? "unknown", forgeLab: packageVersion() };
 

@@ -3,6 +3,7 @@
 // the browser, and mini keeps that bundle small (its methods are tree-shakable functions).
 import * as z from "zod/mini";
 import { STAGE_ID } from "./ids.js";
+import "./text.js"; // English error messages
 
 export const VERIFICATION_SCHEMA_VERSION = 1;
 
