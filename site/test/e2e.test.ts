@@ -33,7 +33,7 @@ let built: BuildResult;
 let browser: Browser;
 let server: ChildProcess | null = null;
 let serverUrl = "";
-const files: Record<"passing" | "reference" | "corrupt", string> = { passing: "", reference: "", corrupt: "" };
+const files: Record<"passing" | "reference" | "corrupt" | "incomplete", string> = { passing: "", reference: "", corrupt: "", incomplete: "" };
 
 function evidenceText(target: Target, tests: readonly TestResult[]): string {
   const record = buildVerification({
@@ -65,6 +65,12 @@ beforeAll(async () => {
   writeFileSync(files.passing, evidenceText("workspace", passedTests));
   writeFileSync(files.reference, evidenceText("solution", passedTests));
   writeFileSync(files.corrupt, evidenceText("workspace", passedTests).slice(0, 120));
+  // The learner's run with the first mastery test failing and the last one missing.
+  files.incomplete = join(scratch, "incomplete.json");
+  const [first, ...rest] = passedTests;
+  if (!first) throw new Error("stage 01 has mastery tests");
+  const failedFirst: TestResult = { ...first, status: "failed", failure: { kind: "assertion", message: "expected [Function] to throw an error" } };
+  writeFileSync(files.incomplete, evidenceText("workspace", [failedFirst, ...rest.slice(0, -1)]));
   // The local server's evidence folder: one learner file, as a test run would leave it.
   const evidence = join(scratch, "evidence");
   mkdirSync(join(evidence, COURSE_ID, "01-capability-registry"), { recursive: true });
@@ -220,6 +226,17 @@ it("does not count a reference-solution run, says why, and keeps working after a
   expect(await page.locator("[role='alert']").innerText()).toBe("");
   expect(await state(page, stage.id)).toBe("Self-check passed");
 
+  // A file dropped on the drop zone is read like a picked one.
+  await page.evaluate(async (text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], "verification.json", { type: "application/json" }));
+    const zone = document.querySelector("[data-dropzone]");
+    zone?.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    zone?.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, readFileSync(files.incomplete, "utf8"));
+  await expect.poll(() => page.locator("[role='status']").innerText()).toMatch(/not passed yet: 1 mastery test\(s\) did not pass: .*1 mastery test\(s\) are missing/);
+  expect(await state(page, stage.id)).toBe("Test results read");
+
   page.once("dialog", (dialog) => void dialog.accept());
   await page.locator("[data-reset]").click();
   expect(await state(page, stage.id)).toBe("Not started");
@@ -254,6 +271,41 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
   await page.locator("[data-next-hint]").focus();
   await page.keyboard.press("Space");
   expect(await page.locator("[data-hint]:visible").count()).toBe(1);
+  // The instructor view opens from the keyboard and shows the fix as a diff.
+  const instructor = page.getByRole("button", { name: /instructor view/ });
+  expect(await page.locator(".diff").isVisible()).toBe(false);
+  await instructor.focus();
+  await page.keyboard.press("Enter");
+  expect(await instructor.getAttribute("aria-expanded")).toBe("true");
+  expect(await page.locator(".diff").innerText()).toContain("+  const unknown = unknownCapabilities(declared);");
+
+  await page.locator("[data-file]").setInputFiles(files.incomplete);
+  await expect.poll(() => page.locator('.badge[data-status="failed"]').count()).toBe(1);
+  expect(await page.locator('.badge[data-status="missing"]').count()).toBe(1);
+  expect(await page.locator('.badge[data-status="passed"]').count()).toBe(mastery.length - 2);
+
+  // WCAG AA: normal text needs a contrast ratio of at least 4.5 against what is behind it.
+  const ratios = await page.evaluate(() => {
+    const rgb = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r = 0, g = 0, b = 0]: number[]) =>
+      [r, g, b].map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)).reduce((sum, c, i) => sum + c * ([0.2126, 0.7152, 0.0722][i] ?? 0), 0);
+    const background = (element: Element | null): number[] => {
+      for (let node = element; node; node = node.parentElement) {
+        const color = rgb(getComputedStyle(node).backgroundColor);
+        if (color.length === 3 || (color[3] ?? 0) > 0) return color.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    const selectors = ["main p", ".muted", ".reveal-button", ".option", ".badge[data-status='passed']", ".badge[data-status='failed']", ".site-footer p", ".side a"];
+    return selectors.map((selector) => {
+      const element = document.querySelector(selector);
+      if (!element) return { selector, ratio: 0 };
+      const [a, b] = [luminance(rgb(getComputedStyle(element).color)), luminance(background(element))];
+      return { selector, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+    });
+  });
+  for (const { selector, ratio } of ratios) expect(ratio, `contrast of ${selector}`).toBeGreaterThanOrEqual(4.5);
+
   for (const input of await page.locator("input").all()) {
     const id = await input.getAttribute("id");
     expect(id && (await page.locator(`label[for="${id}"]`).count()), `input #${id} has a label`).toBeTruthy();
