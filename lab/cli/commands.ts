@@ -10,7 +10,7 @@ import { runVerify } from "../verify.js";
 import { printDoctor, diagnose } from "./doctor.js";
 import { checkFaultLab, demonstrate, openFaultLab } from "./fault.js";
 import { hint } from "./hint.js";
-import { CommandError, catalog, confirm, console_, parse, requireStage, UsageError, type Output } from "./shared.js";
+import { CommandError, catalog, confirm, terminal, parse, requireStage, UsageError, type Output } from "./shared.js";
 import { restore, start } from "./start.js";
 import { printStatus } from "./status.js";
 
@@ -172,7 +172,7 @@ ${lines.join("\n")}
 Every command has --help. ${STAGE_NAMES}`;
 }
 
-export async function main(argv: readonly string[], output: Output = console_): Promise<number> {
+export async function main(argv: readonly string[], output: Output = terminal): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     output.out(overview());

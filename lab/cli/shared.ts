@@ -23,7 +23,7 @@ export interface Output {
   err(line?: string): void;
 }
 
-export const console_: Output = {
+export const terminal: Output = {
   out: (line = "") => process.stdout.write(`${line}\n`),
   err: (line = "") => process.stderr.write(`${line}\n`),
 };
