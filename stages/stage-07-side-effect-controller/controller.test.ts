@@ -26,6 +26,19 @@ function writeThen(number: number, after: () => void): (target: string, content:
   };
 }
 
+const diskFull = () => Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+
+/** A write that really writes the first file and throws `error` on the second, after `before` runs. */
+function failSecondWrite(error: Error, before: () => void = () => undefined): (target: string, content: Uint8Array) => Promise<void> {
+  let count = 0;
+  return async (target, content) => {
+    count += 1;
+    if (count === 1) return atomicWrite(target, content);
+    before();
+    throw error;
+  };
+}
+
 it("applies only the approved bytes and records committed", async () => {
   const repo = temporaryFolder();
   const writes = {
@@ -165,36 +178,25 @@ it("restores a pre-existing file and removes a created one when a later target f
 
 it("rethrows the original error, not a wrapper", async () => {
   const repo = temporaryFolder();
-  const diskFull = Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
-  let count = 0;
-  const controller = new SideEffectController(repo, {
-    write: async (target, content) => {
-      count += 1;
-      if (count === 2) throw diskFull;
-      await atomicWrite(target, content);
-    },
-  });
+  const failure = diskFull();
+  const controller = new SideEffectController(repo, { write: failSecondWrite(failure) });
   const writes = { "src/a.ts": bytes("export const a = 1;\n"), "src/b.ts": bytes("export const b = 2;\n") };
 
-  await expect(controller.apply("op-7", writes, approvalFor("op-7", writes))).rejects.toBe(diskFull);
+  await expect(controller.apply("op-7", writes, approvalFor("op-7", writes))).rejects.toBe(failure);
   expect(existsSync(join(repo, "src/a.ts"))).toBe(false);
   expect(statuses(controller)).toEqual([["op-7", "rolled_back"]]);
 });
 
 it("reports a failed rollback together with the original error, which comes first", async () => {
   const repo = temporaryFolder();
-  const diskFull = Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
-  let count = 0;
+  const failure = diskFull();
+  // Before the second write fails, something puts a folder where the first write created a file:
+  // the rollback cannot remove it without deleting what it never captured.
   const controller = new SideEffectController(repo, {
-    write: async (target, content) => {
-      count += 1;
-      if (count === 1) return atomicWrite(target, content);
-      // Before the second write fails, something puts a folder where the first write created a file:
-      // the rollback cannot remove it without deleting what it never captured.
+    write: failSecondWrite(failure, () => {
       rmSync(join(repo, "src/a.ts"));
       writeTree(repo, { "src/a.ts/other.ts": "not ours\n" });
-      throw diskFull;
-    },
+    }),
   });
   const writes = { "src/a.ts": bytes("export const a = 1;\n"), "src/b.ts": bytes("export const b = 2;\n") };
 
@@ -205,7 +207,7 @@ it("reports a failed rollback together with the original error, which comes firs
   expect(error).toBeInstanceOf(AggregateError);
   const { errors, message } = error as AggregateError;
   expect(errors).toHaveLength(2);
-  expect(errors[0]).toBe(diskFull);
+  expect(errors[0]).toBe(failure);
   expect(errors[1]).toBeInstanceOf(Error);
   expect(message).toMatch(/rollback did not complete/);
   expect(read(repo, "src/a.ts/other.ts")).toBe("not ours\n");
