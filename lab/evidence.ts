@@ -25,6 +25,8 @@ export interface RunFacts {
   readonly loadErrors: readonly LoadError[];
   /** False when the run was interrupted before every test file finished. */
   readonly complete: boolean;
+  /** The stage's own modules that the tree does not have: a stage nobody started has not failed. */
+  readonly missingModules: readonly string[];
   readonly contract: FaultContract | null;
 }
 
@@ -38,11 +40,13 @@ export function buildVerification(facts: RunFacts): Verification {
     loadErrors: facts.loadErrors.length,
   };
   const acceptance =
-    summary.failed > 0 || summary.loadErrors > 0
-      ? "failed"
-      : facts.complete && summary.total > 0 && summary.skipped === 0
-        ? "passed"
-        : "pending";
+    facts.missingModules.length > 0
+      ? "pending"
+      : summary.failed > 0 || summary.loadErrors > 0
+        ? "failed"
+        : facts.complete && summary.total > 0 && summary.skipped === 0
+          ? "passed"
+          : "pending";
   return verificationSchema.parse({
     schemaVersion: VERIFICATION_SCHEMA_VERSION,
     stage: facts.stage.id,

@@ -122,6 +122,7 @@ export class EvidenceReporter implements Reporter {
         tests,
         loadErrors,
         complete,
+        missingModules: (pair.stage.spec?.modules ?? []).filter((module) => findModule(this.#layers(pair), module) === null),
         contract: pair.stage.contract,
       });
       const file = evidenceFile(pair.stage, pair.target);
@@ -130,9 +131,14 @@ export class EvidenceReporter implements Reporter {
     }
   }
 
+  #layers({ stage, target }: StageProject): string[] {
+    return layersFor(this.index.catalog, stage, target);
+  }
+
   /** The stage's test files and every module its tree provides for this stage and the ones before. */
-  #sources({ stage, target }: StageProject): Verification["sources"] {
-    const layers = layersFor(this.index.catalog, stage, target);
+  #sources(pair: StageProject): Verification["sources"] {
+    const { stage } = pair;
+    const layers = this.#layers(pair);
     const modules = this.index.catalog.stages
       .filter((other: Stage) => other.number <= stage.number)
       .flatMap((other) => other.spec?.modules ?? []);

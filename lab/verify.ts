@@ -112,6 +112,16 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
     if (spec) {
       named(repoPath(stage.specPath), "mastery", spec.mastery);
       named(repoPath(stage.specPath), "transfer.tests", spec.transfer.tests);
+      // The site's self-check requires every test of the suite, and learns the suite from these two lists.
+      const listed = new Set([...spec.mastery, ...spec.transfer.tests]);
+      for (const name of names) {
+        if (!listed.has(name)) problems.push(`${repoPath(stage.specPath)}: "${name}" is a test of this stage but neither mastery nor transfer.tests names it, so the self-check would not require it`);
+      }
+    }
+    const seen = new Set<string>();
+    for (const test of solution.verification.tests) {
+      if (seen.has(test.name)) problems.push(`${test.file}: two tests of ${stage.id} are named "${test.name}"; evidence keys results by name`);
+      seen.add(test.name);
     }
     if (contract) named(repoPath(stage.contractPath), "targetTest/alsoFailing", [contract.targetTest, ...contract.alsoFailing]);
     if (names.size < MIN_TESTS) problems.push(`${stage.id} has ${names.size} tests; every stage needs at least ${MIN_TESTS}`);

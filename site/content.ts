@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { loadCatalog, moduleFile, type Problem, type Stage } from "../lab/catalog.js";
+import { knownCopies } from "../lab/copies.js";
 import { repoPath } from "../lab/layout.js";
 import type { FaultContract } from "../lab/schemas/failure.js";
 import type { StageSpec } from "../lab/schemas/stage.js";
@@ -72,6 +73,10 @@ export function courseData(course: Course): CourseData {
       summary: spec.summary,
       experimentId: spec.experimentId,
       mastery: spec.mastery,
+      tests: [...new Set([...spec.mastery, ...spec.transfer.tests])],
+      testFiles: stage.testFiles.map((file) => repoPath(file)),
+      modules: spec.modules,
+      copies: knownCopies(stage),
       page: stagePage(stage),
     })),
   };

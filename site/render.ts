@@ -127,7 +127,8 @@ ${reveal(`rubric-${stage.nn}`, "Show what a strong answer contains", `<p>Tick wh
 export function selfCheckPanel(heading: string): string {
   return `<section class="selfcheck" data-selfcheck aria-labelledby="selfcheck-title">
 <h3 id="selfcheck-title">${escapeHtml(heading)}</h3>
-<p class="privacy">The file is read only in this browser: nothing is uploaded. The self-check verifies the lab contract — that your own run passed every mastery test — not a certification.</p>
+<p class="privacy">The file is read only in this browser: nothing is uploaded. The self-check verifies the lab contract, not a certification: the file is a run of your own code in <code>workspace/</code> (not a copy of the reference), its counts add up, and every test of the stage's current suite passed.</p>
+<p class="privacy">What it cannot prove: that nobody edited the file by hand. Results a class can trust come from a CI run of your repository, not from a file on your machine.</p>
 <div class="dropzone" data-dropzone>
 <label class="file-label" for="verification-file">Choose <code>verification.json</code></label>
 <input type="file" id="verification-file" accept=".json,application/json" data-file>

@@ -1,5 +1,6 @@
 // `lab status`: where a learner stands in every stage, from the files on disk alone.
 import { existsSync, readFileSync } from "node:fs";
+import { copyKind } from "../copies.js";
 import { join } from "node:path";
 import type { Catalog, Stage } from "../catalog.js";
 import { evidenceFile } from "../evidence.js";
@@ -13,7 +14,7 @@ export interface StageStatus {
   readonly modules: ReadonlyArray<{ readonly name: string; readonly present: boolean }>;
   readonly evidence: "none" | "unreadable" | Verification["acceptance"];
   readonly evidenceAt: string | null;
-  readonly state: "not started" | "in progress" | "failing" | "passed" | "changed since passing";
+  readonly state: "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
   readonly next: string;
 }
 
@@ -37,6 +38,15 @@ export function stageStatus(stage: Stage): StageStatus {
   if (modules.every((module) => !module.present)) {
     return { ...base, state: "not started", next: `read stages/${stage.id}/README.md, then create workspace/forge/tools/${firstMissing?.name ?? "…"}.ts` };
   }
+  // A module that is the course's own code is not the learner's work, whatever a run of it says.
+  const copied = modules.find((module) => module.present && copyKind(stage, module.name, readFileSync(join(dirs.workspace, MODULE_DIR, `${module.name}.ts`))) !== null);
+  if (copied) {
+    return {
+      ...base,
+      state: "copied by start",
+      next: `workspace/forge/tools/${copied.name}.ts is the course's reference, not your work: write your own (npm run lab -- restore brings back a file start replaced)`,
+    };
+  }
   if (typeof evidence === "string") {
     return { ...base, state: "in progress", next: evidence === "unreadable" ? `rerun ${run}: the last evidence file cannot be read` : `run ${run}` };
   }
@@ -51,6 +61,7 @@ export function stageStatus(stage: Stage): StageStatus {
   }
   if (evidence.acceptance === "passed") return { ...base, state: "changed since passing", next: `rerun ${run}: your code changed since it passed` };
   if (firstMissing) return { ...base, state: "in progress", next: `create workspace/forge/tools/${firstMissing.name}.ts, then run ${run}` };
+  if (evidence.acceptance === "pending") return { ...base, state: "in progress", next: `run ${run}: the last run did not finish every test` };
   const failed = evidence.summary.failed + evidence.summary.loadErrors;
   return { ...base, state: "failing", next: `fix the ${failed} failing test(s) or test file(s), then rerun ${run} (hints: npm run lab -- hint ${stage.nn})` };
 }

@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { expect, it, type TestContext } from "vitest";
+import { loadCatalog } from "../catalog.js";
 import { main } from "../cli/commands.js";
 import { ROOT } from "../layout.js";
 import { temporaryFolder } from "../testing.js";
@@ -189,9 +190,34 @@ it.concurrent("hint shows the next graded hint and remembers it between runs", S
 it.concurrent("status shows each stage's module, evidence, state and next step", SLOW, async (context) => {
   const copy = copyRepository(context);
   mkdirSync(tools(copy), { recursive: true });
-  writeFileSync(join(tools(copy), "registry.ts"), reference(copy, "stage-01-capability-registry", "registry"));
+  // The learner's own registry: the reference's behaviour, in their own words (here, one more comment).
+  writeFileSync(join(tools(copy), "registry.ts"), `// my registry\n${reference(copy, "stage-01-capability-registry", "registry").toString()}`);
   const status = await lab(copy, ["status"]);
   expect(status.status).toBe(0);
   expect(status.stdout).toMatch(/01 capability-registry +registry\.ts ✔ +none +in progress +run npm test -- stage-01/);
   expect(status.stdout).toMatch(/02 workspace-path-policy +paths\.ts · +none +not started +read stages\/stage-02-workspace-path-policy\/README\.md/);
+});
+
+it.concurrent("status calls the stages that start copied \"copied by start\", never passed, even after their tests pass", SLOW, async (context) => {
+  const copy = copyRepository(context);
+  const started = await lab(copy, ["start", "5", "--yes"]);
+  expect(started.status, started.stderr).toBe(0);
+  const tested = await lab(copy, ["test", "5", "--previous"]);
+  expect(tested.status, "stage 05's own module is missing, so the run fails").toBe(1);
+  const evidence = (stage: string) =>
+    JSON.parse(readFileSync(join(copy, "evidence", "tools-sandbox-side-effects", stage, "verification.json"), "utf8")) as { acceptance: string };
+  expect(evidence("02-workspace-path-policy").acceptance, "the copied reference passes its tests").toBe("passed");
+  expect(evidence("05-atomic-write").acceptance, "a stage whose module is missing is pending, not failed").toBe("pending");
+  const status = await lab(copy, ["status"]);
+  const states = Object.fromEntries(
+    status.stdout
+      .split("\n")
+      .slice(1)
+      .map((line) => /^(\d\d) \S+ +.+?  +(?:passed|pending|failed|none|unreadable)(?: \([^)]*\))? +(not started|copied by start|in progress|failing|passed|changed since passing) /.exec(line))
+      .filter((match) => match !== null)
+      .map((match) => [match[1], match[2]]),
+  );
+  const expected = Object.fromEntries(loadCatalog().stages.map((stage) => [stage.nn, stage.number < 5 ? "copied by start" : "not started"]));
+  expect(states, status.stdout).toEqual(expected);
+  expect(status.stdout).toContain("workspace/forge/tools/registry.ts is the course's reference, not your work");
 });

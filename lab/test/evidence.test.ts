@@ -28,6 +28,7 @@ const facts = (overrides: Partial<RunFacts> = {}): RunFacts => ({
   tests: [test("passed")],
   loadErrors: [],
   complete: true,
+  missingModules: [],
   contract: null,
   ...overrides,
 });
@@ -42,6 +43,11 @@ it("accepts a stage only when every test ran and passed", () => {
   expect(buildVerification(facts({ tests: [test("passed"), test("skipped")] })).acceptance).toBe("pending");
   expect(buildVerification(facts({ complete: false })).acceptance).toBe("pending");
   expect(buildVerification(facts({ tests: [] })).acceptance).toBe("pending");
+});
+
+it("records a stage whose own module is missing as pending, not failed: nobody started it", () => {
+  const notStarted = facts({ tests: [], loadErrors: [{ file: "x", message: "forge/tools/registry is not written yet", missingModule: "registry" }], missingModules: ["registry"] });
+  expect(buildVerification(notStarted).acceptance, "acceptance of a run without the stage's module").toBe("pending");
 });
 
 it("records the counts, the experiment id and the schema version", () => {

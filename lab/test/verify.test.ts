@@ -29,6 +29,7 @@ function run(target: Target, tests: readonly TestResult[], loadErrors: readonly 
     tests,
     loadErrors,
     complete: true,
+    missingModules: [],
     contract,
   };
   return { stage, target, verification: buildVerification(facts), file: "" };
@@ -67,9 +68,17 @@ it("finds a stage incomplete when stage.json names a test that does not exist or
   const renamed = allPassing().map((test) => (test.name === spec.mastery[1] ? passed("a renamed test") : test));
   expect(judgeSpec(stage, catalog.problems, run("solution", renamed)).problems).toEqual([
     `stages/stage-01-capability-registry/stage.json: mastery names "${spec.mastery[1]}", which is not a test of this stage`,
+    `stages/stage-01-capability-registry/stage.json: "a renamed test" is a test of this stage but neither mastery nor transfer.tests names it, so the self-check would not require it`,
     `fixtures/stage-01-capability-registry/failure.json: targetTest/alsoFailing names "${spec.mastery[1]}", which is not a test of this stage`,
   ]);
   expect(judgeSpec(stage, catalog.problems, run("solution", allPassing().slice(0, 3))).problems).toContain(
     "stage-01-capability-registry has 3 tests; every stage needs at least 6",
   );
+});
+
+it("finds a stage incomplete when two of its tests share a name, since evidence keys results by name", () => {
+  const twice = [...allPassing(), passed(spec.mastery[2] ?? "")];
+  expect(judgeSpec(stage, catalog.problems, run("solution", twice)).problems).toEqual([
+    `${file}: two tests of stage-01-capability-registry are named "${spec.mastery[2]}"; evidence keys results by name`,
+  ]);
 });

@@ -6,6 +6,14 @@ export interface StageSummary {
   readonly summary: string;
   readonly experimentId: string;
   readonly mastery: readonly string[];
+  /** Every test of the stage's current suite (mastery, transfer and the rest): a pass needs all of them. */
+  readonly tests: readonly string[];
+  /** The stage's test files, relative to the repository. */
+  readonly testFiles: readonly string[];
+  /** The modules the stage adds under forge/tools/. */
+  readonly modules: readonly string[];
+  /** Hashes of the course's own versions of those modules, in both line-ending forms: a copy is not the learner's work. */
+  readonly copies: ReadonlyArray<{ readonly module: string; readonly kind: "reference" | "faulty"; readonly sha256: string }>;
   /** The stage page, relative to the site root. */
   readonly page: string;
 }

@@ -3,7 +3,7 @@
 // `npm start` runs, for the list of evidence files in this checkout.
 import { COURSE_DATA_ID, STAGE_DATA_ID, type CourseData, type StagePageData } from "./course.js";
 import { createStore, resultsFromVerdict, stateOf, type ProgressStore } from "./progress.js";
-import { checkVerification, type Verdict } from "./selfcheck.js";
+import { checkVerification, MAX_FILE_BYTES, type Verdict } from "./selfcheck.js";
 
 function readJson<T>(id: string): T | null {
   const element = document.getElementById(id);
@@ -190,6 +190,11 @@ class Page {
   }
 
   private async readFile(file: File): Promise<void> {
+    if (file.size > MAX_FILE_BYTES) {
+      // Refused before reading: parsing a huge file would freeze the page.
+      this.say("alert", `${file.name}: This file is ${(file.size / 1024 / 1024).toFixed(1)} MB; a verification file is a few kilobytes, so it was not read.`);
+      return;
+    }
     let text: string;
     try {
       text = await file.text();

@@ -1,5 +1,8 @@
 // The self-check: decide what a verification.json proves about a learner's stage. Pure: it gets the
-// file's text and the course data, and returns a verdict with a message for each way a file can fail.
+// file's text and the course data embedded at build time, and returns a verdict whose message names the
+// reason in words a learner understands. Nothing in the file is trusted that can be recomputed: counts
+// are recounted, the test list is compared with the stage's current suite, and the stage's own module
+// is compared with the course's reference and faulty modules.
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
 import { config } from "zod/mini";
 import { en } from "zod/locales";
@@ -9,20 +12,25 @@ import type { CourseData, StageSummary } from "./course.js";
 // zod/mini ships without messages; English ones name what is wrong in a file.
 config(en());
 
+/** A real verification file is a few kilobytes; anything this large is refused before it is parsed. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
 export type TestStatus = "passed" | "failed" | "missing";
 
 export type Verdict =
   /** Not a usable verification file: the page keeps working and says why. */
   | { readonly kind: "invalid"; readonly message: string }
-  /** A valid file that does not count for the learner: a run against a reference tree. */
+  /** A valid file that does not count as the learner's work: a reference tree, or a copy of the course's module. */
   | { readonly kind: "not-counted"; readonly stage: StageSummary; readonly message: string }
-  /** The learner's own results, read: passed only when every mastery test is present and passed. */
+  /** The learner's own results, read: passed only when every check holds. */
   | {
       readonly kind: "read";
       readonly stage: StageSummary;
       readonly passed: boolean;
       readonly mastery: ReadonlyArray<{ readonly name: string; readonly status: TestStatus }>;
       readonly generatedAt: string;
+      /** Why it did not pass, one sentence each; empty when it passed. */
+      readonly problems: readonly string[];
       readonly message: string;
     };
 
@@ -32,68 +40,127 @@ const TARGET_WORDS: Readonly<Record<Exclude<Verification["target"], "workspace">
   start: "the stage's starting point",
 };
 
+const COPY_WORDS = { reference: "reference solution", faulty: "faulty module of the fault lab" } as const;
+
 function describeIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>): string {
   const shown = issues.slice(0, 3).map((issue) => `${issue.path.map(String).join(".") || "(file)"}: ${issue.message}`);
   const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : "";
   return `${shown.join("; ")}${more}`;
 }
 
-export function checkVerification(text: string, course: CourseData): Verdict {
+const quoteList = (names: readonly string[]) => names.map((name) => `"${name}"`).join(", ");
+
+/** Parses and validates the file; a string is the reason it is not a verification file. */
+function readEvidence(text: string): Verification | string {
+  if (text.length > MAX_FILE_BYTES) {
+    return `This file is ${(text.length / 1024 / 1024).toFixed(1)} MB; a verification file is a few kilobytes, so it was not read.`;
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { kind: "invalid", message: `This file is not JSON (${reason}). Pick the verification.json a test run wrote.` };
+    return `This file is not JSON (${reason}). Pick the verification.json a test run wrote.`;
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return { kind: "invalid", message: "This file is JSON but not a verification file: it holds no object." };
+    return "This file is JSON but not a verification file: it holds no object.";
   }
-  const version = "schemaVersion" in data ? data.schemaVersion : undefined;
+  const version = Object.hasOwn(data, "schemaVersion") ? (data as { schemaVersion?: unknown }).schemaVersion : undefined;
   if (version !== VERIFICATION_SCHEMA_VERSION) {
-    return {
-      kind: "invalid",
-      message:
-        version === undefined
-          ? "This file has no schemaVersion: it is not a Forge Lab verification file."
-          : `This file has schema version ${JSON.stringify(version)}; this site reads version ${VERIFICATION_SCHEMA_VERSION}. Rerun the tests with this version of the lab.`,
-    };
+    return version === undefined
+      ? "This file has no schemaVersion: it is not a Forge Lab verification file."
+      : `This file has schema version ${JSON.stringify(version)}; this site reads version ${VERIFICATION_SCHEMA_VERSION}. Rerun the tests with this version of the lab.`;
   }
   const parsed = verificationSchema.safeParse(data);
-  if (!parsed.success) {
-    return { kind: "invalid", message: `This file does not match the verification schema: ${describeIssues(parsed.error.issues)}.` };
+  if (!parsed.success) return `This file does not match the verification schema: ${describeIssues(parsed.error.issues)}.`;
+  return parsed.data;
+}
+
+/**
+ * Why the run does not count as the learner's own work, or null when it does: a run against a reference
+ * tree, or a stage module that came from solutions/ or faulty/ or is a copy of one of them.
+ */
+function notTheLearners(evidence: Verification, stage: StageSummary): string | null {
+  const run = `npm test -- stage-${stage.nn}`;
+  if (evidence.target !== "workspace") {
+    return `This file comes from a run against ${TARGET_WORDS[evidence.target]} (target "${evidence.target}"), not your workspace, so it does not count. Run ${run} on your own code and load the verification.json it writes.`;
   }
-  const evidence = parsed.data;
+  for (const module of stage.modules) {
+    for (const source of evidence.sources.filter((candidate) => candidate.path.endsWith(`forge/tools/${module}.ts`))) {
+      if (/^(?:solutions|faulty)\//.test(source.path)) {
+        return `This run tested ${source.path}, the course's own code, not your workspace, so it does not count. Run ${run} on your own code.`;
+      }
+      const copy = stage.copies.find((known) => known.module === module && known.sha256 === source.sha256);
+      if (copy) {
+        return `Reference copy — not counted: ${source.path} is the course's ${COPY_WORDS[copy.kind]} byte for byte (line endings aside), as npm run lab -- start copies it, so passing it proves nothing about your work. Bring your own file back with npm run lab -- restore, or write your own, then run ${run} again.`;
+      }
+    }
+  }
+  return null;
+}
+
+/** Everything that keeps the learner's own run from passing, one sentence each. */
+function problemsWith(evidence: Verification, stage: StageSummary): string[] {
+  const problems: string[] = [];
+  const missingModules = stage.modules.filter((module) => !evidence.sources.some((source) => source.path.endsWith(`forge/tools/${module}.ts`)));
+  if (missingModules.length > 0) {
+    problems.push(`The run found no ${missingModules.map((module) => `workspace/forge/tools/${module}.ts`).join(" or ")}: the stage's module was not written when the tests ran.`);
+  }
+  if (evidence.acceptance !== "passed") problems.push(`The run itself records its acceptance as "${evidence.acceptance}", not "passed".`);
+
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const test of evidence.tests) (seen.has(test.name) ? duplicates : seen).add(test.name);
+  if (duplicates.size > 0) problems.push(`The file lists ${quoteList([...duplicates])} more than once; a run records each test once, so the file was edited.`);
+
+  const count = (status: Verification["tests"][number]["status"]) => evidence.tests.filter((test) => test.status === status).length;
+  const recount = { total: evidence.tests.length, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), loadErrors: evidence.loadErrors.length };
+  const wrong = (Object.keys(recount) as Array<keyof typeof recount>).filter((key) => evidence.summary[key] !== recount[key]);
+  if (wrong.length > 0) {
+    const detail = wrong.map((key) => `${key} ${evidence.summary[key]} where the lists give ${recount[key]}`).join(", ");
+    problems.push(`The summary does not agree with the file's own lists (${detail}), so the file was edited.`);
+  }
+
+  const suite = new Set(stage.tests);
+  const unknown = [...seen].filter((name) => !suite.has(name));
+  if (unknown.length > 0) {
+    problems.push(`The file lists ${unknown.length} test(s) that ${stage.id} does not have: ${quoteList(unknown)}. A renamed test or an older course version does not count: rerun npm test -- stage-${stage.nn}.`);
+  }
+  const files = new Set(stage.testFiles);
+  const strayFiles = [...new Set(evidence.tests.map((test) => test.file).filter((file) => !files.has(file)))];
+  if (strayFiles.length > 0) problems.push(`The file names test files that ${stage.id} does not have: ${quoteList(strayFiles)}.`);
+  const missing = stage.tests.filter((name) => !seen.has(name));
+  if (missing.length > 0) problems.push(`${missing.length} of the stage's ${stage.tests.length} tests are missing from the file: ${quoteList(missing)}.`);
+  const notPassed = evidence.tests.filter((test) => test.status !== "passed" && suite.has(test.name));
+  if (notPassed.length > 0) {
+    problems.push(`${notPassed.length} test(s) did not pass: ${notPassed.map((test) => `"${test.name}" (${test.status})`).join(", ")}.`);
+  }
+  if (evidence.loadErrors.length > 0) {
+    problems.push(`${evidence.loadErrors.length} test file(s) did not load: ${evidence.loadErrors[0]?.message ?? ""}`);
+  }
+  return problems;
+}
+
+export function checkVerification(text: string, course: CourseData): Verdict {
+  const evidence = readEvidence(text);
+  if (typeof evidence === "string") return { kind: "invalid", message: evidence };
   const stage = course.stages.find((known) => known.id === evidence.stage);
   if (!stage) {
     return { kind: "invalid", message: `This file is for "${evidence.stage}", which is not a stage of this course.` };
   }
   if (evidence.experimentId !== stage.experimentId) {
-    return {
-      kind: "invalid",
-      message: `This file names experiment "${evidence.experimentId}", but ${stage.id} is "${stage.experimentId}".`,
-    };
+    return { kind: "invalid", message: `This file names experiment "${evidence.experimentId}", but ${stage.id} is "${stage.experimentId}".` };
   }
-  if (evidence.target !== "workspace") {
-    return {
-      kind: "not-counted",
-      stage,
-      message: `This file comes from a run against ${TARGET_WORDS[evidence.target]} (target "${evidence.target}"), not your workspace, so it does not count. Run npm test -- stage-${stage.nn} on your own code and load the verification.json it writes.`,
-    };
-  }
+  const notCounted = notTheLearners(evidence, stage);
+  if (notCounted) return { kind: "not-counted", stage, message: notCounted };
 
-  const byName = new Map(evidence.tests.map((test) => [test.name, test.status]));
-  const mastery = stage.mastery.map((name) => {
-    const status = byName.get(name);
-    return { name, status: status === "passed" ? "passed" : status === undefined ? "missing" : "failed" } as const;
-  });
-  const missing = mastery.filter((test) => test.status === "missing").map((test) => test.name);
-  const failed = mastery.filter((test) => test.status === "failed").map((test) => test.name);
-  const problems = [
-    ...(failed.length > 0 ? [`${failed.length} mastery test(s) did not pass: ${failed.join("; ")}`] : []),
-    ...(missing.length > 0 ? [`${missing.length} mastery test(s) are missing from the file: ${missing.join("; ")}`] : []),
-    ...(evidence.loadErrors.length > 0 ? [`${evidence.loadErrors.length} test file(s) did not load: ${evidence.loadErrors[0]?.message ?? ""}`] : []),
-  ];
+  const problems = problemsWith(evidence, stage);
+  const statuses = new Map<string, TestStatus>();
+  for (const test of evidence.tests) {
+    // A duplicate never turns a failure into a pass: the worst status of a name wins.
+    if (statuses.get(test.name) !== "failed") statuses.set(test.name, test.status === "passed" ? "passed" : "failed");
+  }
+  const mastery = stage.mastery.map((name) => ({ name, status: statuses.get(name) ?? "missing" }));
   const passed = problems.length === 0;
   return {
     kind: "read",
@@ -101,8 +168,9 @@ export function checkVerification(text: string, course: CourseData): Verdict {
     passed,
     mastery,
     generatedAt: evidence.generatedAt,
+    problems,
     message: passed
-      ? `Self-check passed: every mastery test of ${stage.id} passed in your workspace run of ${evidence.generatedAt}.`
-      : `Results read for ${stage.id}, not passed yet: ${problems.join(". ")}.`,
+      ? `Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (${evidence.generatedAt}).`
+      : `Results read for ${stage.id}, not passed yet. ${problems.join(" ")}`,
   };
 }

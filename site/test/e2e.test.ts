@@ -2,6 +2,7 @@
 // from disk and from `npm start`. Checks the learner's path through a stage, the self-check verdicts,
 // that no request leaves the origin and no page error is thrown, and the size and speed budgets.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { loadCatalog, type Stage } from "../../lab/catalog.js";
 import type { StageSpec } from "../../lab/schemas/stage.js";
 import { buildVerification } from "../../lab/evidence.js";
 import { COURSE_ID, ROOT } from "../../lab/layout.js";
-import type { Target, TestResult } from "../../lab/schemas/verification.js";
+import type { Target, TestResult, Verification } from "../../lab/schemas/verification.js";
 import { buildSite, type BuildResult } from "../build.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -35,22 +36,30 @@ let server: ChildProcess | null = null;
 let serverUrl = "";
 const files: Record<"passing" | "reference" | "corrupt" | "incomplete", string> = { passing: "", reference: "", corrupt: "", incomplete: "" };
 
-function evidenceText(target: Target, tests: readonly TestResult[]): string {
+const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
+const referenceModule = readFileSync(join(stage.solutionDir, "forge", "tools", "registry.ts"));
+/** The learner's own registry: not byte for byte the course's. */
+const learnersModule = Buffer.from(`// my registry\n${referenceModule.toString("utf8")}`);
+
+function evidenceText(target: Target, tests: readonly TestResult[], module: Uint8Array = learnersModule, edit: (record: Verification) => object = (record) => record): string {
   const record = buildVerification({
     stage,
     target,
     generatedAt: new Date("2026-05-06T07:08:09.000Z"),
     tools: { node: process.version, vitest: "4", forgeLab: "0.1.0" },
     git: null,
-    sources: [],
+    sources: [{ path: target === "workspace" ? "workspace/forge/tools/registry.ts" : `${target === "faulty" ? "faulty" : "solutions"}/${stage.id}/forge/tools/registry.ts`, sha256: sha256(module) }],
     tests,
     loadErrors: [],
     complete: true,
+    missingModules: [],
     contract: null,
   });
-  return `${JSON.stringify(record, null, 2)}\n`;
+  return `${JSON.stringify(edit(record), null, 2)}\n`;
 }
-const passedTests = mastery.map((name): TestResult => ({ name, file: "registry.test.ts", status: "passed", durationMs: 1, failure: null }));
+const suite = [...new Set([...mastery, ...spec.transfer.tests])];
+const fileOf = (name: string) => `stages/${stage.id}/${mastery.includes(name) ? "registry" : "transfer"}.test.ts`;
+const passedTests = suite.map((name): TestResult => ({ name, file: fileOf(name), status: "passed", durationMs: 1, failure: null }));
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
@@ -67,10 +76,9 @@ beforeAll(async () => {
   writeFileSync(files.corrupt, evidenceText("workspace", passedTests).slice(0, 120));
   // The learner's run with the first mastery test failing and the last one missing.
   files.incomplete = join(scratch, "incomplete.json");
-  const [first, ...rest] = passedTests;
-  if (!first) throw new Error("stage 01 has mastery tests");
-  const failedFirst: TestResult = { ...first, status: "failed", failure: { kind: "assertion", message: "expected [Function] to throw an error" } };
-  writeFileSync(files.incomplete, evidenceText("workspace", [failedFirst, ...rest.slice(0, -1)]));
+  const failedFirst = (test: TestResult): TestResult =>
+    test.name === mastery[0] ? { ...test, status: "failed", failure: { kind: "assertion", message: "expected [Function] to throw an error" } } : test;
+  writeFileSync(files.incomplete, evidenceText("workspace", passedTests.filter((test) => test.name !== mastery.at(-1)).map(failedFirst)));
   // The local server's evidence folder: one learner file, as a test run would leave it.
   const evidence = join(scratch, "evidence");
   mkdirSync(join(evidence, COURSE_ID, "01-capability-registry"), { recursive: true });
@@ -234,12 +242,57 @@ it("does not count a reference-solution run, says why, and keeps working after a
     zone?.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
     zone?.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
   }, readFileSync(files.incomplete, "utf8"));
-  await expect.poll(() => page.locator("[role='status']").innerText()).toMatch(/not passed yet: 1 mastery test\(s\) did not pass: .*1 mastery test\(s\) are missing/);
+  await expect.poll(() => page.locator("[role='status']").innerText()).toMatch(/not passed yet\. .*1 of the stage's \d+ tests are missing from the file: .*1 test\(s\) did not pass: /);
   expect(await state(page, stage.id)).toBe("Test results read");
 
   page.once("dialog", (dialog) => void dialog.accept());
   await page.locator("[data-reset]").click();
   expect(await state(page, stage.id)).toBe("Not started");
+  expect(foreign).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+it("gives each self-check verdict in the browser, passing only the learner's own complete run", async () => {
+  const { page, foreign, errors } = await open(fileUrl("index.html"));
+  const [first = "", second = ""] = suite;
+  const transfer = suite.find((name) => !mastery.includes(name)) ?? "";
+  const crlf = Buffer.from(referenceModule.toString("utf8").replace(/\n/g, "\r\n"));
+  const faulty = readFileSync(join(stage.faultyDir, "forge", "tools", "registry.ts"));
+  const cases: Record<string, { text: string; verdict: RegExp }> = {
+    "failed-acceptance.json": {
+      text: evidenceText("workspace", passedTests.map((test) => (test.name === transfer ? { ...test, status: "failed", failure: { kind: "assertion", message: "x" } } : test))),
+      verdict: /not passed yet\. The run itself records its acceptance as "failed"/,
+    },
+    "edited-counts.json": {
+      text: evidenceText("workspace", passedTests.slice(1), learnersModule, (record) => ({ ...record, summary: { ...record.summary, total: suite.length, passed: suite.length } })),
+      verdict: /The summary does not agree with the file's own lists \(total \d+ where the lists give \d+, passed/,
+    },
+    "renamed-test.json": {
+      text: evidenceText("workspace", passedTests.map((test) => (test.name === second ? { ...test, name: `${second} (renamed)` } : test))),
+      verdict: /lists 1 test\(s\) that stage-01-capability-registry does not have: .*1 of the stage's \d+ tests are missing from the file/,
+    },
+    "duplicate.json": {
+      text: evidenceText("workspace", [...passedTests.map((test) => (test.name === first ? { ...test, status: "failed" as const, failure: { kind: "assertion" as const, message: "x" } } : test)), ...passedTests.slice(0, 1)], learnersModule, (record) => ({ ...record, acceptance: "passed" })),
+      verdict: /more than once; a run records each test once/,
+    },
+    "reference-copy.json": { text: evidenceText("workspace", passedTests, referenceModule), verdict: /Reference copy — not counted: .*reference solution.*npm run lab -- restore/ },
+    "faulty-copy.json": { text: evidenceText("workspace", passedTests, faulty), verdict: /Reference copy — not counted: .*faulty module of the fault lab/ },
+    "crlf-copy.json": { text: evidenceText("workspace", passedTests, crlf), verdict: /Reference copy — not counted: .*line endings aside/ },
+    "solution-relabelled.json": {
+      text: evidenceText("solution", passedTests, referenceModule, (record) => ({ ...record, target: "workspace" })),
+      verdict: /This run tested solutions\/stage-01-capability-registry\/forge\/tools\/registry\.ts, the course's own code/,
+    },
+    "own-work.json": { text: evidenceText("workspace", passedTests), verdict: /^own-work\.json: Self-check passed: all \d+ tests/ },
+  };
+  const seen: Record<string, string> = {};
+  for (const [name, { text }] of Object.entries(cases)) {
+    await page.locator("[data-file]").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+    await expect.poll(async () => `${await page.locator("[role='alert']").innerText()}${await page.locator("[role='status']").innerText()}`).toContain(name);
+    seen[name] = `${await page.locator("[role='alert']").innerText()}${await page.locator("[role='status']").innerText()}`;
+  }
+  for (const [name, { verdict }] of Object.entries(cases)) expect(seen[name], `the verdict on ${name}`).toMatch(verdict);
+  expect(await state(page, stage.id), "only the learner's own complete run passes").toBe("Self-check passed");
+  expect(await page.locator(".privacy").allInnerTexts()).toContainEqual(expect.stringMatching(/cannot prove: that nobody edited the file by hand/));
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);
 });

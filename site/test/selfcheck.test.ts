@@ -1,80 +1,159 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, it } from "vitest";
 import { buildVerification } from "../../lab/evidence.js";
+import { ROOT } from "../../lab/layout.js";
 import type { TestResult, Verification } from "../../lab/schemas/verification.js";
-import type { CourseData } from "../client/course.js";
+import type { CourseData, StageSummary } from "../client/course.js";
 import { createStore, stateOf, STATES, STORAGE_KEY } from "../client/progress.js";
 import { checkVerification } from "../client/selfcheck.js";
+import { courseData, loadCourse } from "../content.js";
 
-const course: CourseData = {
-  stages: [
-    {
-      id: "stage-01-capability-registry",
-      nn: "01",
-      title: "Capability registry",
-      summary: "…",
-      experimentId: "tools-sandbox-side-effects-01-capability-registry",
-      mastery: ["first test", "second test"],
-      page: "stages/stage-01-capability-registry.html",
-    },
-  ],
-};
+// The course data the built site embeds: the real stages, with their real suites and module hashes.
+const course: CourseData = courseData(loadCourse());
+const found = course.stages.find((candidate) => candidate.id === "stage-01-capability-registry");
+if (!found) throw new Error("stage 01 must be in the course data");
+const stage: StageSummary = found;
+const reference = readFileSync(join(ROOT, "solutions", stage.id, "forge", "tools", "registry.ts"));
+const faulty = readFileSync(join(ROOT, "faulty", stage.id, "forge", "tools", "registry.ts"));
+/** A learner's own module: different bytes from anything the course ships. */
+const learners = Buffer.from(`// my registry\n${reference.toString("utf8")}`);
+const sha = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 
-function evidence(overrides: { target?: Verification["target"]; tests?: TestResult[] } = {}): Verification {
-  const test = (name: string, status: TestResult["status"] = "passed"): TestResult => ({ name, file: "x.test.ts", status, durationMs: 1, failure: null });
+// Stage 01's mastery tests are in registry.test.ts, its transfer tests in transfer.test.ts.
+const fileOf = (name: string) => `stages/${stage.id}/${stage.mastery.includes(name) ? "registry" : "transfer"}.test.ts`;
+const passing = (name: string): TestResult => ({ name, file: fileOf(name), status: "passed", durationMs: 1, failure: null });
+const failing = (name: string): TestResult => ({ name, file: fileOf(name), status: "failed", durationMs: 1, failure: { kind: "assertion", message: "expected [Function] to throw an error" } });
+
+interface Options {
+  readonly target?: Verification["target"];
+  readonly tests?: readonly TestResult[];
+  readonly module?: { readonly path: string; readonly bytes: Uint8Array } | null;
+  readonly missingModules?: readonly string[];
+}
+
+/** A verification file as the reporter writes it: by default, a passing run of the learner's own module. */
+function evidence(options: Options = {}): Verification {
+  const module = options.module === undefined ? { path: "workspace/forge/tools/registry.ts", bytes: learners } : options.module;
   return buildVerification({
-    stage: { id: "stage-01-capability-registry", nn: "01", slug: "capability-registry" },
-    target: overrides.target ?? "workspace",
+    stage: { id: stage.id, nn: "01", slug: "capability-registry" },
+    target: options.target ?? "workspace",
     generatedAt: new Date("2026-03-04T05:06:07.000Z"),
     tools: { node: "v20", vitest: "4", forgeLab: "0.1.0" },
     git: null,
-    sources: [],
-    tests: overrides.tests ?? [test("first test"), test("second test"), test("an extra test")],
+    sources: [
+      ...stage.testFiles.map((file) => ({ path: file, sha256: sha(file) })),
+      ...(module ? [{ path: module.path, sha256: sha(module.bytes) }] : []),
+    ],
+    tests: options.tests ?? stage.tests.map(passing),
     loadErrors: [],
     complete: true,
+    missingModules: options.missingModules ?? [],
     contract: null,
   });
 }
 const text = (value: unknown) => JSON.stringify(value);
+const verdictOf = (value: unknown) => checkVerification(typeof value === "string" ? value : text(value), course);
+/** The verdict in one line a failing assertion can show whole. */
+const summary = (value: unknown) => {
+  const verdict = verdictOf(value);
+  return verdict.kind === "read" ? `${verdict.passed ? "passed" : "not passed"}: ${verdict.message}` : `${verdict.kind}: ${verdict.message}`;
+};
 
-it("passes a workspace run in which every mastery test passed", () => {
-  const verdict = checkVerification(text(evidence()), course);
-  expect(verdict).toMatchObject({ kind: "read", passed: true });
-  expect(verdict.kind === "read" && verdict.mastery.map((test) => test.status)).toEqual(["passed", "passed"]);
+it("passes a run of the learner's own module in which every test of the stage's suite passed", () => {
+  const verdict = verdictOf(evidence());
+  expect(summary(evidence())).toBe(`passed: Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (2026-03-04T05:06:07.000Z).`);
+  expect(verdict.kind === "read" && verdict.mastery.every((test) => test.status === "passed"), "every mastery mark is passed").toBe(true);
 });
 
-it("reads but does not pass a run with a failed or missing mastery test, and names them", () => {
-  const failed = checkVerification(
-    text(evidence({ tests: [{ name: "first test", file: "x", status: "failed", durationMs: 1, failure: { kind: "assertion", message: "no" } }] })),
-    course,
+it("does not pass a run whose own acceptance is failed, even when every mastery test passed", () => {
+  const transfer = stage.tests.find((name) => !stage.mastery.includes(name)) ?? "";
+  const tests = stage.tests.map((name) => (name === transfer ? failing(name) : passing(name)));
+  expect(evidence({ tests }).acceptance).toBe("failed");
+  expect(summary(evidence({ tests }))).toBe(
+    `not passed: Results read for ${stage.id}, not passed yet. The run itself records its acceptance as "failed", not "passed". 1 test(s) did not pass: "${transfer}" (failed).`,
   );
-  expect(failed).toMatchObject({ kind: "read", passed: false });
-  expect(failed.kind === "read" && failed.mastery).toEqual([
-    { name: "first test", status: "failed" },
-    { name: "second test", status: "missing" },
-  ]);
-  expect(failed.kind === "read" && failed.message).toMatch(/did not pass: first test.*missing from the file: second test/);
 });
 
-it("never counts a run against a reference tree, and says why", () => {
-  for (const target of ["solution", "faulty", "start"] as const) {
-    const verdict = checkVerification(text(evidence({ target })), course);
-    expect(verdict.kind).toBe("not-counted");
-    expect(verdict.kind !== "invalid" && verdict.message).toContain(`target "${target}"`);
-  }
+it("recomputes the counts instead of trusting the summary", () => {
+  const tests = stage.tests.map((name, index) => (index === 0 ? failing(name) : passing(name)));
+  const edited = { ...evidence({ tests }), acceptance: "passed", summary: { total: tests.length, passed: tests.length, failed: 0, skipped: 0, loadErrors: 0 } };
+  expect(summary(edited)).toBe(
+    `not passed: Results read for ${stage.id}, not passed yet. The summary does not agree with the file's own lists (passed ${tests.length} where the lists give ${tests.length - 1}, failed 0 where the lists give 1), so the file was edited. 1 test(s) did not pass: "${stage.tests[0]}" (failed).`,
+  );
 });
 
-it("rejects a file that is not JSON, has another schema version, breaks the schema or names an unknown stage", () => {
-  const message = (input: string) => {
-    const verdict = checkVerification(input, course);
-    return verdict.kind === "invalid" ? verdict.message : `unexpected ${verdict.kind}`;
+it("requires every test of the current suite, and refuses unknown and renamed tests", () => {
+  const [first = "", second = ""] = stage.tests;
+  const missing = evidence({ tests: stage.tests.filter((name) => name !== second).map(passing) });
+  expect(summary({ ...missing, acceptance: "passed" })).toBe(
+    `not passed: Results read for ${stage.id}, not passed yet. 1 of the stage's ${stage.tests.length} tests are missing from the file: "${second}".`,
+  );
+  const renamed = evidence({ tests: stage.tests.map((name) => passing(name === first ? `${first} (old name)` : name)) });
+  expect(summary(renamed)).toBe(
+    `not passed: Results read for ${stage.id}, not passed yet. The file lists 1 test(s) that ${stage.id} does not have: "${first} (old name)". A renamed test or an older course version does not count: rerun npm test -- stage-01. 1 of the stage's ${stage.tests.length} tests are missing from the file: "${first}".`,
+  );
+  const strayFile = evidence({ tests: stage.tests.map((name) => ({ ...passing(name), file: "stages/stage-01-capability-registry/other.test.ts" })) });
+  expect(summary(strayFile)).toMatch(/names test files that stage-01-capability-registry does not have: "stages\/stage-01-capability-registry\/other\.test\.ts"\.$/);
+});
+
+it("never lets a later duplicate of a test name override an earlier failure", () => {
+  const [first = ""] = stage.tests;
+  const tests = [failing(first), ...stage.tests.map(passing)];
+  const edited = { ...evidence({ tests }), acceptance: "passed", summary: { total: tests.length, passed: tests.length - 1, failed: 1, skipped: 0, loadErrors: 0 } };
+  const verdict = verdictOf(edited);
+  expect(summary(edited)).toMatch(new RegExp(`^not passed: .*The file lists "${first}" more than once; a run records each test once, so the file was edited\\.`));
+  expect(verdict.kind === "read" && verdict.mastery.find((test) => test.name === first)?.status, "the mark of a duplicated name").toBe("failed");
+});
+
+it("does not count a copy of the reference or of the faulty module, with LF or CRLF endings, and names the command that restores the learner's file", () => {
+  const copies = {
+    reference,
+    faulty,
+    "reference with CRLF": Buffer.from(reference.toString("utf8").replace(/\n/g, "\r\n")),
   };
-  expect(message("{ not json")).toMatch(/^This file is not JSON/);
-  expect(message("[1, 2]")).toMatch(/holds no object/);
-  expect(message(text({ ...evidence(), schemaVersion: 2 }))).toMatch(/schema version 2; this site reads version 1/);
-  expect(message(text({ hello: "world" }))).toMatch(/no schemaVersion/);
-  expect(message(text({ ...evidence(), acceptance: "certified" }))).toMatch(/does not match the verification schema: acceptance: /);
-  expect(message(text({ ...evidence(), stage: "stage-09-unknown" }))).toBe('This file is for "stage-09-unknown", which is not a stage of this course.');
-  expect(message(text({ ...evidence(), experimentId: "other" }))).toMatch(/names experiment "other"/);
+  const verdicts = Object.fromEntries(
+    Object.entries(copies).map(([name, bytes]) => [name, summary(evidence({ module: { path: "workspace/forge/tools/registry.ts", bytes } }))]),
+  );
+  const expected = (kind: string) =>
+    `not-counted: Reference copy — not counted: workspace/forge/tools/registry.ts is the course's ${kind} byte for byte (line endings aside), as npm run lab -- start copies it, so passing it proves nothing about your work. Bring your own file back with npm run lab -- restore, or write your own, then run npm test -- stage-01 again.`;
+  expect(verdicts).toEqual({
+    reference: expected("reference solution"),
+    faulty: expected("faulty module of the fault lab"),
+    "reference with CRLF": expected("reference solution"),
+  });
+});
+
+it("never counts a run against a reference tree, even when its target is edited to workspace", () => {
+  for (const target of ["solution", "faulty", "start"] as const) {
+    expect(summary(evidence({ target })), `target ${target}`).toMatch(new RegExp(`^not-counted: This file comes from a run against .* \\(target "${target}"\\), not your workspace, so it does not count\\.`));
+  }
+  const solutionRun = evidence({ target: "solution", module: { path: "solutions/stage-01-capability-registry/forge/tools/registry.ts", bytes: reference } });
+  expect(summary({ ...solutionRun, target: "workspace" })).toBe(
+    "not-counted: This run tested solutions/stage-01-capability-registry/forge/tools/registry.ts, the course's own code, not your workspace, so it does not count. Run npm test -- stage-01 on your own code.",
+  );
+});
+
+it("does not pass a run in which the stage's module was missing, and says so", () => {
+  const notStarted = evidence({ tests: [], module: null, missingModules: ["registry"] });
+  expect(notStarted.acceptance).toBe("pending");
+  expect(summary(notStarted)).toMatch(
+    /^not passed: Results read for stage-01-capability-registry, not passed yet\. The run found no workspace\/forge\/tools\/registry\.ts: the stage's module was not written when the tests ran\. The run itself records its acceptance as "pending", not "passed"\./,
+  );
+});
+
+it("rejects a file that is not JSON, too large, has another schema version, breaks the schema or names an unknown stage", () => {
+  expect(summary("{ not json")).toMatch(/^invalid: This file is not JSON/);
+  expect(summary(`"${"x".repeat(2 * 1024 * 1024)}"`)).toBe("invalid: This file is 2.0 MB; a verification file is a few kilobytes, so it was not read.");
+  expect(summary("[1, 2]")).toMatch(/holds no object/);
+  expect(summary({ ...evidence(), schemaVersion: 2 })).toMatch(/schema version 2; this site reads version 1/);
+  expect(summary({ hello: "world" })).toMatch(/no schemaVersion/);
+  expect(summary({ ["__proto__"]: { schemaVersion: 1 } })).toMatch(/no schemaVersion/);
+  expect(summary(`{"__proto__": {"schemaVersion": 1}}`)).toMatch(/no schemaVersion/);
+  expect(summary({ ...evidence(), acceptance: "certified" })).toMatch(/does not match the verification schema: acceptance: /);
+  expect(summary({ ...evidence(), stage: "stage-99-unknown" })).toBe('invalid: This file is for "stage-99-unknown", which is not a stage of this course.');
+  expect(summary({ ...evidence(), experimentId: "other" })).toMatch(/names experiment "other"/);
 });
 
 it("moves a stage through the five states in order", () => {
