@@ -20,6 +20,11 @@ try {
 const address = server.address();
 const actual = typeof address === "object" && address ? address.port : port;
 console.log(`Forge Lab is served at http://localhost:${actual}/ — only on this machine. Press Ctrl-C to stop.`);
-const stop = () => server.close(() => process.exit(0));
+const stop = () => {
+  server.close(() => process.exit(0));
+  // An open tab or a keep-alive fetch would hold close() open until its connection times out: we are
+  // stopping, so every connection goes now.
+  server.closeAllConnections();
+};
 process.once("SIGINT", stop);
 process.once("SIGTERM", stop);

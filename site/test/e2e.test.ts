@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { loadCatalog, type Stage } from "../../lab/catalog.js";
 import type { StageSpec } from "../../lab/schemas/stage.js";
 import { buildVerification } from "../../lab/evidence.js";
@@ -125,9 +125,16 @@ interface Watched {
   readonly errors: string[];
 }
 
+const contexts: BrowserContext[] = [];
+// Each test's pages go when it ends: no tab keeps a connection to the server open for the next test.
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
 /** A fresh page (its own storage) that records every request to another origin and every page error. */
 async function open(url: string, viewport = { width: 1280, height: 900 }): Promise<Watched> {
   const context = await browser.newContext({ viewport });
+  contexts.push(context);
   const page = await context.newPage();
   const origin = new URL(url).protocol === "file:" ? "file:" : new URL(url).origin;
   const foreign: string[] = [];
