@@ -1,13 +1,19 @@
 // File helpers of the lab engine.
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
+export interface AtomicOptions {
+  /** Permission bits of the file; 0o644 unless told. */
+  readonly mode?: number;
+}
+
 /** Temp file beside the target, created exclusively, fsynced, renamed over the target; removed on failure. */
-export function writeFileAtomic(file: string, content: string | Uint8Array): void {
+export function writeFileAtomic(file: string, content: string | Uint8Array, options: AtomicOptions = {}): void {
   mkdirSync(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = openSync(temporary, "wx", 0o644);
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(8).toString("hex")}.tmp`);
+  const mode = options.mode ?? 0o644;
+  const handle = openSync(temporary, "wx", mode);
   let open = true;
   let renamed = false;
   try {
@@ -22,5 +28,45 @@ export function writeFileAtomic(file: string, content: string | Uint8Array): voi
   } finally {
     if (open) closeSync(handle);
     if (!renamed) rmSync(temporary, { force: true });
+  }
+}
+
+/** What is at a path where the lab expects a learner's file. */
+export type FileState =
+  | { readonly kind: "missing" }
+  | { readonly kind: "file"; readonly bytes: Buffer; readonly mode: number }
+  /** A folder, FIFO, socket, device or symlink: never read, never replaced. */
+  | { readonly kind: "other"; readonly what: string };
+
+// Where the platform has them: a symlink is not followed, and a FIFO opens at once instead of waiting.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+function code(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
+}
+
+/**
+ * Reads a file only if it is a regular one. The type comes from the open handle, so a path swapped
+ * between a check and the read cannot make the lab read a FIFO (which would wait forever) or a folder.
+ */
+export function readFileState(file: string): FileState {
+  let handle: number;
+  try {
+    handle = openSync(file, READ_FLAGS);
+  } catch (error) {
+    const reason = code(error);
+    if (reason === "ENOENT" || reason === "ENOTDIR") return { kind: "missing" };
+    if (reason === "ELOOP") return { kind: "other", what: "a symbolic link" };
+    if (reason === "EISDIR") return { kind: "other", what: "a folder" }; // Windows cannot open a folder
+
+    throw error;
+  }
+  try {
+    const stat = fstatSync(handle);
+    if (stat.isFile()) return { kind: "file", bytes: readFileSync(handle), mode: stat.mode & 0o7777 };
+    const what = stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device";
+    return { kind: "other", what };
+  } finally {
+    closeSync(handle);
   }
 }

@@ -2,10 +2,10 @@
 // without checking them, so without this a type error in a learner file would go unnoticed.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { writeFileAtomic } from "./files.js";
+import { readFileState, writeFileAtomic } from "./files.js";
 import { MODULE_DIR, ROOT, dirs } from "./layout.js";
 
 export interface Diagnostic {
@@ -65,9 +65,10 @@ function workspaceTsconfig(): string {
 function workspaceSources(): string[] {
   const root = join(dirs.workspace, MODULE_DIR);
   if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".ts"))
-    .map((name) => join(root, name))
+  // Regular files only: a FIFO named like a module would make the compiler wait forever.
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => join(entry.parentPath, entry.name))
     .sort();
 }
 
@@ -76,7 +77,8 @@ function contentKey(files: readonly string[]): string {
   for (const file of files) {
     hash.update(file).update("\0");
     try {
-      hash.update(readFileSync(file));
+      const state = readFileState(file);
+      hash.update(state.kind === "file" ? state.bytes : `(${state.kind})`);
     } catch {
       hash.update("(unreadable)");
     }

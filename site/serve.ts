@@ -35,6 +35,13 @@ export function listEvidence(root: string = dirs.evidence): EvidenceEntry[] {
   return entries.sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
+/** Whether a Host header names this machine on the port the server listens on. */
+export function isLocalHost(host: string | undefined, server: Server): boolean {
+  const address = server.address();
+  if (!host || typeof address !== "object" || address === null) return false;
+  return [`localhost:${address.port}`, `127.0.0.1:${address.port}`, `[::1]:${address.port}`].includes(host.toLowerCase());
+}
+
 export function startServer(options: { root: string; port: number; evidence?: string }): Promise<Server> {
   const { root, port } = options;
   const evidence = options.evidence ?? dirs.evidence;
@@ -44,6 +51,9 @@ export function startServer(options: { root: string; port: number; evidence?: st
       response.end(request.method === "HEAD" ? undefined : body);
     };
     if (request.method !== "GET" && request.method !== "HEAD") return send(405, "Only GET and HEAD are served.");
+    // A page on another site can point a name it controls at 127.0.0.1 (DNS rebinding) and read what we
+    // serve: only the names of this machine, with the port we listen on, are answered.
+    if (!isLocalHost(request.headers.host, server)) return send(403, "This server answers only to localhost, 127.0.0.1 and [::1] on its own port.");
     let path: string;
     try {
       path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);

@@ -23,7 +23,7 @@ interface Command {
 
 const STAGE_NAMES = "A stage can be named 4, 04, stage-04 or stage-04-approval-gate.";
 
-const COMMANDS: Readonly<Record<string, Command>> = {
+const COMMAND_TABLE: Readonly<Record<string, Command>> = {
   status: {
     summary: "every stage: your module, your last evidence, its state and the next step",
     usage: "status",
@@ -53,9 +53,11 @@ Example: npm run lab -- start 4`,
   },
   restore: {
     summary: "undo a start: replaced files come back byte for byte, created ones are removed",
-    usage: "restore [<timestamp>] [--yes]",
-    help: `Without a timestamp, undoes the latest start not yet restored (backups are in .lab/backups/). A file
-you changed after the start is replaced only with your consent (--yes, or a yes on the terminal).
+    usage: "restore [<backup>] [--yes]",
+    help: `Without a backup name, undoes the latest start not yet restored; a name from .lab/backups/ undoes that
+command (a start, or a restore). A file you changed since is replaced only with your consent (--yes, or a
+yes on the terminal), and everything restore replaces is first saved in a new backup, so a restore can
+itself be undone: it prints the command that does it.
 Example: npm run lab -- restore`,
     run: async (args, _stages, output) => {
       const { positionals, values } = parse("restore", args, { yes: { type: "boolean", short: "y" } });
@@ -150,6 +152,9 @@ Example: npm run lab -- test 5 --previous`,
   },
 };
 
+// A Map, not an object: a command named "constructor" or "__proto__" must not find Object.prototype's.
+const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries(COMMAND_TABLE));
+
 function runVitest(args: readonly string[], env: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, "node_modules", "vitest", "vitest.mjs"), ...args], {
@@ -162,8 +167,8 @@ function runVitest(args: readonly string[], env: Record<string, string>): Promis
 }
 
 function overview(): string {
-  const width = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length));
-  const lines = Object.values(COMMANDS).map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
+  const width = Math.max(...[...COMMANDS.values()].map((command) => command.usage.length));
+  const lines = [...COMMANDS.values()].map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`);
   return `Forge Lab — usage: npm run lab -- <command> [options]   (or: forge-lab <command>)
 
 Commands:
@@ -178,9 +183,9 @@ export async function main(argv: readonly string[], output: Output = terminal): 
     output.out(overview());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
+  const command = COMMANDS.get(name);
   if (!command) {
-    output.err(`"${name}" is not a command. Commands: ${Object.keys(COMMANDS).join(", ")}`);
+    output.err(`"${name}" is not a command. Commands: ${[...COMMANDS.keys()].join(", ")}`);
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
@@ -198,7 +203,10 @@ export async function main(argv: readonly string[], output: Output = terminal): 
       output.err(error.message);
       return 1;
     }
-    throw error;
+    // Anything else is a failure too, said in one line: a learner should never have to read a stack.
+    const message = error instanceof AggregateError ? [error.message, ...error.errors.map(String)].join("; ") : error instanceof Error ? error.message : String(error);
+    output.err(`lab ${name} failed: ${message}`);
+    return 1;
   }
 }
 

@@ -1,11 +1,11 @@
 // What every command of the lab CLI shares: a usage error that exits 2, stage lookup by any of the
 // names a learner uses, file hashing, a yes/no question, and the checkout's own state folder (.lab/).
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog.js";
+import { readFileState } from "../files.js";
 import { ROOT } from "../layout.js";
 
 /** A mistake in how a command was called: exit status 2, with the valid choices named. */
@@ -51,8 +51,11 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/** The hash of a regular file, or null when there is none; a folder, FIFO or link there is refused. */
 export function fileHash(file: string): string | null {
-  return existsSync(file) ? sha256(readFileSync(file)) : null;
+  const state = readFileState(file);
+  if (state.kind === "other") throw new CommandError(`${file} is ${state.what}, not a file: move it out of the way and run the command again.`);
+  return state.kind === "file" ? sha256(state.bytes) : null;
 }
 
 export const short = (hash: string | null) => (hash ? hash.slice(0, 12) : "-");

@@ -1,17 +1,18 @@
-// `lab start <stage>` and `lab restore [<timestamp>]`: put workspace/ at a stage's starting point and
-// undo it. Both follow the course's own pattern, through its reference modules: a plan with content
-// hashes, consent before anything a learner wrote is replaced, a backup, atomic writes and a rollback
-// of everything if any step fails.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// `lab start <stage>` and `lab restore [<backup>]`: put workspace/ at a stage's starting point, and undo
+// it. Both print a plan with content hashes first, ask before replacing anything a learner wrote, hold the
+// lab's lock, and change files only through transaction.ts: backup first, every write atomic, every
+// replaced file checked right before it is replaced, and a rollback of what changed if a step fails.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import * as z from "zod/mini";
 import { moduleFile, type Catalog, type Stage } from "../catalog.js";
-import { writeFileAtomic } from "../files.js";
+import { readFileState } from "../files.js";
 import { MODULE_DIR, dirs } from "../layout.js";
 import { reference } from "../reference.js";
-import { CommandError, LAB_STATE, fileHash, short, type Output } from "./shared.js";
+import { acquireLock, type Lock, type LockHolder } from "./lock.js";
+import { CommandError, LAB_STATE, short, type Output } from "./shared.js";
+import { applyChanges, listBackups, markRestored, readManifest, sha256, type Change } from "./transaction.js";
 
-export const BACKUPS = join(LAB_STATE, "backups");
+export const LOCK = join(LAB_STATE, "lock");
 
 export type Action = "create" | "overwrite" | "leave" | "keep";
 
@@ -26,20 +27,29 @@ export interface PlanEntry {
   readonly note: string;
 }
 
-/** Which files `start` would create, overwrite or leave. Pure over the files' current hashes. */
+/** The hash of a learner's file, or null when there is none; anything but a regular file is refused. */
+function currentHash(workspace: string, path: string): string | null {
+  const state = readFileState(join(workspace, path));
+  if (state.kind === "other") {
+    throw new CommandError(`workspace/${path} is ${state.what}, not a file: move it out of the way and run the command again. Nothing was changed.`);
+  }
+  return state.kind === "file" ? sha256(state.bytes) : null;
+}
+
+/** Which files `start` would create, overwrite or leave, from the files' current hashes. */
 export function planStart(catalog: Catalog, stage: Stage, workspace: string = dirs.workspace): PlanEntry[] {
   const entries: PlanEntry[] = [];
   for (const owner of catalog.stages) {
     for (const name of owner.spec?.modules ?? []) {
-      const path = `forge/tools/${name}.ts`;
-      const before = fileHash(join(workspace, MODULE_DIR, `${name}.ts`));
+      const path = `${MODULE_DIR.split("\\").join("/")}/${name}.ts`;
+      const before = currentHash(workspace, path);
       if (owner.number >= stage.number) {
         // The learner's own work for this stage or a later one: never touched by start.
         if (before) entries.push({ path, action: "keep", before, after: before, source: null, note: `your work for ${owner.id}` });
         continue;
       }
       const source = moduleFile(owner.solutionDir, name);
-      const after = fileHash(source);
+      const after = sha256(readFileSync(source));
       const action: Action = before === null ? "create" : before === after ? "leave" : "overwrite";
       const note = action === "overwrite" ? `differs from the reference of ${owner.id}` : `reference of ${owner.id}`;
       entries.push({ path, action, before, after, source, note });
@@ -56,26 +66,6 @@ export function printPlan(output: Output, entries: readonly PlanEntry[]): void {
   }
 }
 
-const manifestSchema = z.object({
-  version: z.literal(1),
-  stage: z.string(),
-  operationId: z.string(),
-  createdAt: z.string(),
-  entries: z.array(
-    z.object({
-      path: z.string(),
-      action: z.enum(["create", "overwrite"]),
-      before: z.nullable(z.string()),
-      after: z.string(),
-    }),
-  ),
-});
-type Manifest = z.infer<typeof manifestSchema>;
-
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/[:.]/g, "-");
-}
-
 export interface StartOptions {
   readonly yes: boolean;
   readonly interactive: boolean;
@@ -84,123 +74,126 @@ export interface StartOptions {
   readonly now?: Date;
 }
 
+/** Runs `body` holding the lab's lock, after tidying what an interrupted command may have left. */
+async function locked<T>(command: string, output: Output, body: (lock: Lock) => Promise<T>): Promise<T> {
+  const { lock, interrupted } = acquireLock(LOCK, command);
+  try {
+    if (interrupted) reportInterrupted(interrupted, output);
+    await sweepTemporaryFiles(output);
+    return await body(lock);
+  } finally {
+    lock.release();
+  }
+}
+
+function reportInterrupted(holder: LockHolder, output: Output): void {
+  const backup = holder.backup ? ` Its backup is .lab/backups/${holder.backup}/: npm run lab -- restore ${holder.backup} undoes what it did.` : " It had not changed anything yet.";
+  output.out(`Note: an earlier lab command did not finish ("${holder.command}", process ${holder.pid}, ${holder.startedAt}).${backup}`);
+}
+
+/** A killed atomic write leaves a temporary file beside its target; under the lock none is in use. */
+async function sweepTemporaryFiles(output: Output): Promise<void> {
+  const { atomic } = await reference();
+  const folder = join(dirs.workspace, MODULE_DIR);
+  const removed = await atomic.sweepStaleTemporaryFiles(folder, { olderThanMs: 0 }).catch((error: unknown) => {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return [];
+    throw error;
+  });
+  if (removed.length > 0) output.out(`Removed ${removed.length} temporary file(s) an interrupted write left in workspace/forge/tools/: ${removed.join(", ")}`);
+}
+
+async function confirmOrRefuse(options: StartOptions, paths: readonly string[], question: string, refusal: string): Promise<void> {
+  if (paths.length === 0 || options.yes) return;
+  if (!options.interactive) throw new CommandError(refusal);
+  if (!(await options.ask(question))) throw new CommandError("Nothing was changed.");
+}
+
 export async function start(catalog: Catalog, stage: Stage, options: StartOptions): Promise<void> {
   const { output } = options;
-  const entries = planStart(catalog, stage);
-  output.out(`Plan: put workspace/ at the starting point of ${stage.id} (the reference modules of the stages before it).`);
-  printPlan(output, entries);
-  const changes = entries.filter((entry) => entry.action === "create" || entry.action === "overwrite");
-  if (changes.length === 0) {
-    output.out(`Nothing to do: workspace/ already holds the starting point of ${stage.id}.`);
-    return;
-  }
-  const overwrites = changes.filter((entry) => entry.action === "overwrite");
-  if (overwrites.length > 0 && !options.yes) {
-    const question = `Replace ${overwrites.length} file(s) whose content differs from the reference? A backup is kept.`;
-    if (!options.interactive) {
-      throw new CommandError(`Refusing to overwrite ${overwrites.map((entry) => `workspace/${entry.path}`).join(", ")} without consent: rerun with --yes (a backup is kept).`);
+  await locked(`start ${stage.id}`, output, async (lock) => {
+    const entries = planStart(catalog, stage);
+    output.out(`Plan: put workspace/ at the starting point of ${stage.id} (the reference modules of the stages before it).`);
+    printPlan(output, entries);
+    const changes = entries.filter((entry) => entry.action === "create" || entry.action === "overwrite");
+    if (changes.length === 0) {
+      output.out(`Nothing to do: workspace/ already holds the starting point of ${stage.id}.`);
+      return;
     }
-    if (!(await options.ask(question))) throw new CommandError("Nothing was changed.");
-  }
-
-  const { controller } = await reference();
-  const writes: Record<string, Uint8Array> = {};
-  for (const entry of changes) {
-    if (entry.source) writes[entry.path] = readFileSync(entry.source);
-  }
-  const operationId = `lab-start-${stage.id}`;
-  const digest = controller.previewDigest(writes);
-
-  // The backup comes first: if it cannot be written, nothing else happens.
-  const folder = join(BACKUPS, timestamp(options.now ?? new Date()));
-  if (existsSync(folder)) throw new CommandError(`A backup named ${folder} already exists; try again in a moment.`);
-  const manifest: Manifest = {
-    version: 1,
-    stage: stage.id,
-    operationId,
-    createdAt: (options.now ?? new Date()).toISOString(),
-    entries: changes.map((entry) => ({ path: entry.path, action: entry.action === "overwrite" ? "overwrite" : "create", before: entry.before, after: entry.after ?? "" })),
-  };
-  try {
-    for (const entry of overwrites) writeFileAtomic(join(folder, "files", entry.path), readFileSync(join(dirs.workspace, entry.path)));
-    writeFileAtomic(join(folder, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
-    throw error;
-  }
-
-  mkdirSync(dirs.workspace, { recursive: true });
-  const transaction = new controller.SideEffectController(dirs.workspace);
-  try {
-    // The learner's consent above is the approval, bound to this exact plan's digest.
-    await transaction.apply(operationId, writes, { operationId, planDigest: digest });
-  } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
-    throw new CommandError(`start failed and workspace/ was rolled back, unchanged: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const name = folder.slice(BACKUPS.length + 1);
-  output.out(`Done: ${changes.length - overwrites.length} created, ${overwrites.length} overwritten (plan digest ${short(digest)}).`);
-  output.out(`Backup: .lab/backups/${name}/ — undo with: npm run lab -- restore ${name}`);
-  output.out(`Next: read stages/${stage.id}/README.md and run npm test -- stage-${stage.nn}`);
-}
-
-function readManifest(name: string): Manifest {
-  const file = join(BACKUPS, name, "manifest.json");
-  if (!existsSync(file)) throw new CommandError(`No backup named "${name}" in .lab/backups/.`);
-  const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
-  if (!parsed.success) throw new CommandError(`.lab/backups/${name}/manifest.json is not a backup manifest: ${parsed.error.issues[0]?.message ?? ""}`);
-  return parsed.data;
-}
-
-export function listBackups(): Array<{ name: string; restored: boolean }> {
-  if (!existsSync(BACKUPS)) return [];
-  return readdirSync(BACKUPS)
-    .filter((name) => existsSync(join(BACKUPS, name, "manifest.json")))
-    .sort()
-    .map((name) => ({ name, restored: existsSync(join(BACKUPS, name, "restored.json")) }));
+    const overwrites = changes.filter((entry) => entry.action === "overwrite").map((entry) => `workspace/${entry.path}`);
+    await confirmOrRefuse(
+      options,
+      overwrites,
+      `Replace ${overwrites.length} file(s) whose content differs from the reference? A backup is kept.`,
+      `Refusing to overwrite ${overwrites.join(", ")} without consent: rerun with --yes (a backup is kept).`,
+    );
+    const writes: Change[] = changes.map((entry) => ({ path: entry.path, before: entry.before, after: readFileSync(entry.source ?? "") }));
+    const { controller } = await reference();
+    const digest = controller.previewDigest(Object.fromEntries(writes.map((write) => [write.path, write.after ?? new Uint8Array()])));
+    const name = await applyChanges({ workspace: dirs.workspace, command: `start ${stage.id}`, stage: stage.id, changes: writes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
+    output.out(`Done: ${changes.length - overwrites.length} created, ${overwrites.length} overwritten (plan digest ${short(digest)}).`);
+    output.out(`Backup: .lab/backups/${name}/ — undo with: npm run lab -- restore ${name}`);
+    output.out(`Next: read stages/${stage.id}/README.md and run npm test -- stage-${stage.nn}`);
+  });
 }
 
 export async function restore(name: string | undefined, options: StartOptions): Promise<void> {
   const { output } = options;
-  const chosen = name ?? listBackups().filter((backup) => !backup.restored).at(-1)?.name;
-  if (!chosen) throw new CommandError("There is no backup left to restore: start has not changed workspace/ (see .lab/backups/).");
-  const manifest = readManifest(chosen);
-  output.out(`Plan: undo "start ${manifest.stage}" from ${manifest.createdAt} (.lab/backups/${chosen}/).`);
-  const changed: string[] = [];
-  for (const entry of manifest.entries) {
-    const now = fileHash(join(dirs.workspace, entry.path));
-    if (now !== null && now !== entry.after) changed.push(entry.path);
-    const verb = entry.action === "overwrite" ? "restore" : now === null ? "gone" : "remove";
-    const detail = entry.action === "overwrite" ? `${short(now)} → ${short(entry.before)}` : short(now);
-    output.out(`  ${verb.padEnd(9)} workspace/${entry.path}  ${detail}${changed.includes(entry.path) ? "  (changed since start)" : ""}`);
-  }
-  if (changed.length > 0 && !options.yes) {
-    if (!options.interactive) {
-      throw new CommandError(`Refusing to replace ${changed.map((path) => `workspace/${path}`).join(", ")}, changed since start, without consent: rerun with --yes.`);
-    }
-    if (!(await options.ask(`Replace ${changed.length} file(s) you changed since start?`))) throw new CommandError("Nothing was changed.");
-  }
-
-  const { atomic, paths, rollback } = await reference();
-  const journal = new rollback.RollbackJournal();
-  try {
-    for (const entry of manifest.entries) {
-      const target = await paths.resolveWorkspacePath(dirs.workspace, entry.path);
-      await journal.capture(target);
-      if (entry.action === "overwrite") {
-        const bytes = readFileSync(join(BACKUPS, chosen, "files", entry.path));
-        if (entry.before !== null && fileHash(join(BACKUPS, chosen, "files", entry.path)) !== entry.before) {
-          throw new Error(`the backup of ${entry.path} does not match its recorded hash`);
-        }
-        await atomic.atomicWrite(target, bytes);
-      } else {
-        rmSync(target, { force: true });
+  await locked(`restore${name ? ` ${name}` : ""}`, output, async (lock) => {
+    const backups = listBackups();
+    // Only a backup the lab made can be named: the name is looked up, never joined onto a path.
+    const chosen = name === undefined ? backups.filter((backup) => !backup.restored && readCommand(backup.folder).startsWith("start ")).at(-1) : backups.find((backup) => backup.name === name);
+    if (!chosen) {
+      if (name !== undefined) {
+        const known = backups.map((backup) => backup.name);
+        throw new CommandError(`No backup named "${name}" in .lab/backups/.${known.length > 0 ? ` Backups: ${known.join(", ")}` : ""}`);
       }
+      throw new CommandError("There is no backup left to restore: start has not changed workspace/ (see .lab/backups/).");
     }
-  } catch (error) {
-    await journal.rollback();
-    throw new CommandError(`restore failed and workspace/ was rolled back, unchanged: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  writeFileAtomic(join(BACKUPS, chosen, "restored.json"), `${JSON.stringify({ restoredAt: new Date().toISOString() })}\n`);
-  output.out(`Restored: workspace/ is as it was before "start ${manifest.stage}".`);
+    const manifest = readManifest(chosen.folder);
+    if (typeof manifest === "string") throw new CommandError(`.lab/backups/${chosen.name}/ cannot be restored: ${manifest}.`);
+    output.out(`Plan: undo "${manifest.command}" from ${manifest.createdAt} (.lab/backups/${chosen.name}/).`);
+
+    const changes: Change[] = [];
+    const changedSince: string[] = [];
+    for (const entry of manifest.entries) {
+      const now = currentHash(dirs.workspace, entry.path);
+      if (now === entry.before) {
+        output.out(`  ${"as before".padEnd(9)} workspace/${entry.path}  ${short(now)}`);
+        continue;
+      }
+      let bytes: Uint8Array | null = null;
+      if (entry.before !== null) {
+        const copy = readFileState(join(chosen.folder, "files", entry.path));
+        if (copy.kind !== "file" || sha256(copy.bytes) !== entry.before) {
+          throw new CommandError(`The backup of workspace/${entry.path} in .lab/backups/${chosen.name}/ is missing or does not match its recorded hash; nothing was changed.`);
+        }
+        bytes = copy.bytes;
+      }
+      const changed = now !== entry.after;
+      if (changed) changedSince.push(`workspace/${entry.path}`);
+      const verb = entry.before === null ? "remove" : now === null ? "recreate" : "restore";
+      output.out(`  ${verb.padEnd(9)} workspace/${entry.path}  ${short(now)} → ${short(entry.before)}${changed ? "  (changed since, kept in the new backup)" : ""}`);
+      changes.push({ path: entry.path, before: now, after: bytes, mode: entry.mode });
+    }
+    if (changes.length === 0) {
+      markRestored(chosen, "nothing to do");
+      output.out(`Nothing to do: workspace/ is already as it was before "${manifest.command}".`);
+      return;
+    }
+    await confirmOrRefuse(
+      options,
+      changedSince,
+      `Replace ${changedSince.length} file(s) you changed since? They are kept in a new backup.`,
+      `Refusing to replace ${changedSince.join(", ")}, changed since "${manifest.command}", without consent: rerun with --yes (they are kept in a new backup).`,
+    );
+    const undo = await applyChanges({ workspace: dirs.workspace, command: `restore ${chosen.name}`, stage: manifest.stage, changes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
+    markRestored(chosen, undo);
+    output.out(`Restored: workspace/ is as it was before "${manifest.command}".`);
+    output.out(`What this replaced is kept in .lab/backups/${undo}/ — undo this restore with: npm run lab -- restore ${undo}`);
+  });
+}
+
+function readCommand(folder: string): string {
+  const manifest = readManifest(folder);
+  return typeof manifest === "string" ? "" : manifest.command;
 }

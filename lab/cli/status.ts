@@ -1,17 +1,26 @@
 // `lab status`: where a learner stands in every stage, from the files on disk alone.
-import { existsSync, readFileSync } from "node:fs";
 import { copyKind } from "../copies.js";
 import { join } from "node:path";
 import type { Catalog, Stage } from "../catalog.js";
 import { evidenceFile } from "../evidence.js";
 import { MODULE_DIR, dirs, repoPath } from "../layout.js";
 import { verificationSchema, type Verification } from "../schemas/verification.js";
-import { fileHash, type Output } from "./shared.js";
+import { readFileState } from "../files.js";
+import { sha256, type Output } from "./shared.js";
+
+export interface ModuleStatus {
+  readonly name: string;
+  /** A regular file is there: the learner's module (or a copy of the course's). */
+  readonly present: boolean;
+  /** Something that is not a regular file is there (a folder, a FIFO, a link): never read. */
+  readonly blocked: string | null;
+  readonly bytes: Buffer | null;
+}
 
 export interface StageStatus {
   readonly stage: Stage;
-  /** Each module of the stage and whether workspace/ has it. */
-  readonly modules: ReadonlyArray<{ readonly name: string; readonly present: boolean }>;
+  /** Each module of the stage and what workspace/ has for it. */
+  readonly modules: readonly ModuleStatus[];
   readonly evidence: "none" | "unreadable" | Verification["acceptance"];
   readonly evidenceAt: string | null;
   readonly state: "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
@@ -20,9 +29,11 @@ export interface StageStatus {
 
 function readEvidence(stage: Stage): Verification | "none" | "unreadable" {
   const file = evidenceFile(stage, "workspace");
-  if (!existsSync(file)) return "none";
+  const state = readFileState(file);
+  if (state.kind === "missing") return "none";
+  if (state.kind === "other") return "unreadable";
   try {
-    const parsed = verificationSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = verificationSchema.safeParse(JSON.parse(state.bytes.toString("utf8")));
     return parsed.success ? parsed.data : "unreadable";
   } catch {
     return "unreadable";
@@ -30,16 +41,23 @@ function readEvidence(stage: Stage): Verification | "none" | "unreadable" {
 }
 
 export function stageStatus(stage: Stage): StageStatus {
-  const modules = (stage.spec?.modules ?? []).map((name) => ({ name, present: existsSync(join(dirs.workspace, MODULE_DIR, `${name}.ts`)) }));
+  const modules = (stage.spec?.modules ?? []).map((name): ModuleStatus => {
+    const state = readFileState(join(dirs.workspace, MODULE_DIR, `${name}.ts`));
+    return { name, present: state.kind === "file", blocked: state.kind === "other" ? state.what : null, bytes: state.kind === "file" ? state.bytes : null };
+  });
   const evidence = readEvidence(stage);
   const run = `npm test -- stage-${stage.nn}`;
   const firstMissing = modules.find((module) => !module.present);
   const base = { stage, modules, evidence: typeof evidence === "string" ? evidence : evidence.acceptance, evidenceAt: typeof evidence === "string" ? null : evidence.generatedAt };
+  const blocked = modules.find((module) => module.blocked !== null);
+  if (blocked) {
+    return { ...base, state: "in progress", next: `workspace/forge/tools/${blocked.name}.ts is ${blocked.blocked}, not a file: move it away and write the module there` };
+  }
   if (modules.every((module) => !module.present)) {
     return { ...base, state: "not started", next: `read stages/${stage.id}/README.md, then create workspace/forge/tools/${firstMissing?.name ?? "…"}.ts` };
   }
   // A module that is the course's own code is not the learner's work, whatever a run of it says.
-  const copied = modules.find((module) => module.present && copyKind(stage, module.name, readFileSync(join(dirs.workspace, MODULE_DIR, `${module.name}.ts`))) !== null);
+  const copied = modules.find((module) => module.bytes !== null && copyKind(stage, module.name, module.bytes) !== null);
   if (copied) {
     return {
       ...base,
@@ -54,7 +72,7 @@ export function stageStatus(stage: Stage): StageStatus {
   const hashed = new Map(evidence.sources.map((source) => [source.path, source.sha256]));
   const changed = modules.some((module) => {
     const file = join(dirs.workspace, MODULE_DIR, `${module.name}.ts`);
-    return hashed.get(repoPath(file)) !== fileHash(file);
+    return module.bytes === null || hashed.get(repoPath(file)) !== sha256(module.bytes);
   });
   if (evidence.acceptance === "passed" && !changed) {
     return { ...base, state: "passed", next: "load its verification.json in the course site's self-check (npm start), then go on" };

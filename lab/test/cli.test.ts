@@ -1,68 +1,11 @@
 // The lab CLI, run as a learner or instructor runs it, in a temporary copy of the repository, so no
 // real workspace, evidence or backup is touched.
-import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { expect, it, type TestContext } from "vitest";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog.js";
 import { main } from "../cli/commands.js";
-import { ROOT } from "../layout.js";
-import { temporaryFolder } from "../testing.js";
-
-const SLOW = { timeout: 120_000 };
-const LEFT_OUT = new Set(["node_modules", ".git", "evidence", "test-results", ".lab", "faultlab", "dist"]);
-
-interface Run {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** A copy of the repository's sources with the real node_modules linked in; workspace/ holds only its README. */
-function copyRepository(context: TestContext): string {
-  const copy = temporaryFolder({ onFinished: context.onTestFinished });
-  cpSync(ROOT, copy, {
-    recursive: true,
-    filter: (source) => {
-      const inside = relative(ROOT, source);
-      if (inside === "") return true;
-      const parts = inside.split(sep);
-      return !parts.some((part) => LEFT_OUT.has(part)) && !inside.startsWith(join("workspace", "forge"));
-    },
-  });
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-  mkdirSync(join(copy, "evidence"));
-  return copy;
-}
-
-function lab(copy: string, args: readonly string[], preload: readonly string[] = []): Promise<Run> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && !key.startsWith("FORGE_")));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [...preload.flatMap((file) => ["--import", file]), "--import", "tsx", join(copy, "lab", "cli", "main.ts"), ...args],
-      { cwd: copy, env: { ...env, NO_COLOR: "1", CI: "true" }, timeout: 100_000 },
-      (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-const tools = (copy: string) => join(copy, "workspace", "forge", "tools");
-const reference = (copy: string, stage: string, module: string) => readFileSync(join(copy, "solutions", stage, "forge", "tools", `${module}.ts`));
-
-/** Every file under workspace/ with its bytes, to compare a tree before and after. */
-function snapshot(folder: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(folder, { recursive: true, encoding: "utf8" })) {
-    const file = join(folder, name);
-    try {
-      files[name] = readFileSync(file).toString("base64");
-    } catch {
-      files[name] = "(folder)";
-    }
-  }
-  return files;
-}
+import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
   const copy = copyRepository(context);
@@ -107,9 +50,10 @@ it.concurrent("start leaves the workspace exactly as before when a write fails i
   mkdirSync(tools(copy), { recursive: true });
   writeFileSync(join(tools(copy), "registry.ts"), "// my own registry\n");
   const before = snapshot(join(copy, "workspace"));
-  const run = await lab(copy, ["start", "4", "--yes"], [join(ROOT, "lab", "test", "support", "fail-second-rename.mjs")]);
+  // The second rename of a workspace file fails, as a disk that went away would.
+  const run = await lab(copy, ["start", "4", "--yes"], { inject: [{ call: "rename", path: "/workspace/forge/tools/", from: 2, do: "fail:EIO" }] });
   expect(run.status, run.stdout).toBe(1);
-  expect(run.stderr).toMatch(/start failed and workspace\/ was rolled back, unchanged: injected failure/);
+  expect(run.stderr).toMatch(/start failed and workspace\/ was rolled back, unchanged: EIO: injected failure/);
   expect(snapshot(join(copy, "workspace"))).toEqual(before);
   expect(readdirSync(join(copy, ".lab", "backups"))).toEqual([]);
 });
@@ -146,7 +90,7 @@ async function labHere(args: readonly string[]): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const status = await main(args, { out: (line = "") => out.push(line), err: (line = "") => err.push(line) });
-  return { status, stdout: out.join("\n"), stderr: err.join("\n") };
+  return { status, signal: null, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 
 it("exits 2 for an unknown stage, command or target, naming the valid ones", async () => {

@@ -3,6 +3,7 @@
 // that no request leaves the origin and no page error is thrown, and the size and speed budgets.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -289,6 +290,7 @@ it("gives each self-check verdict in the browser, passing only the learner's own
       text: evidenceText("solution", passedTests, referenceModule, (record) => ({ ...record, target: "workspace" })),
       verdict: /This run tested solutions\/stage-01-capability-registry\/forge\/tools\/registry\.ts, the course's own code/,
     },
+    "huge.json": { text: `"${"x".repeat(2 * 1024 * 1024)}"`, verdict: /^huge\.json: This file is 2\.0 MB; a verification file is a few kilobytes, so it was not read\.$/ },
     "own-work.json": { text: evidenceText("workspace", passedTests), verdict: /^own-work\.json: Self-check passed: all \d+ tests/ },
   };
   const seen: Record<string, string> = {};
@@ -317,6 +319,27 @@ it("is served by npm start, which offers this checkout's evidence files", async 
   expect([...errors, ...stagePage.errors]).toEqual([]);
   const missing = await fetch(`${serverUrl}__forge/evidence/..%2F..%2Fpackage.json`);
   expect(missing.status).toBe(404);
+  // DNS rebinding: a page on another site that resolves its own name to 127.0.0.1 is not answered.
+  const port = new URL(serverUrl).port;
+  const statusFor = (host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const request = httpRequest({ host: "127.0.0.1", port, path: "/__forge/evidence", headers: { host } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.once("error", reject);
+      request.end();
+    });
+  const answers: Record<string, number> = {};
+  for (const host of ["evil.example", `evil.example:${port}`, `localhost:${Number(port) + 1}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) answers[host] = await statusFor(host);
+  expect(answers, "HTTP status by Host header").toEqual({
+    "evil.example": 403,
+    [`evil.example:${port}`]: 403,
+    [`localhost:${Number(port) + 1}`]: 403,
+    [`localhost:${port}`]: 200,
+    [`127.0.0.1:${port}`]: 200,
+    [`[::1]:${port}`]: 200,
+  });
 });
 
 it("works from the keyboard, shows focus, and fits a phone's width", async () => {

@@ -1,0 +1,73 @@
+// Running the lab CLI as a learner or instructor runs it, in a temporary copy of the repository, so no
+// real workspace, evidence or backup is touched. Shared by the CLI's tests.
+import { execFile } from "node:child_process";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TestContext } from "vitest";
+import { ROOT } from "../../layout.js";
+import { temporaryFolder } from "../../testing.js";
+import { copyRepositoryTo } from "./repository.js";
+
+export const SLOW = { timeout: 120_000 };
+
+export interface Run {
+  /** The exit status; null when the process was killed. */
+  readonly status: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A copy of the repository's sources in a temporary folder removed when the test ends. */
+export function copyRepository(context: TestContext): string {
+  const copy = temporaryFolder({ onFinished: context.onTestFinished });
+  copyRepositoryTo(copy);
+  return copy;
+}
+
+/** A rule of lab/test/support/inject.mjs: a kill, a failure or an editor's save at a planned moment. */
+export interface Injection {
+  readonly call: "rename" | "renameSync" | "open" | "openSync" | "unlink" | "unlinkSync";
+  readonly path?: string;
+  readonly from?: number;
+  readonly times?: number;
+  readonly do: string;
+}
+
+export interface LabOptions {
+  readonly inject?: readonly Injection[];
+}
+
+export function lab(copy: string, args: readonly string[], options: LabOptions = {}): Promise<Run> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && !key.startsWith("FORGE_")));
+  const preload = options.inject ? ["--import", join(ROOT, "lab", "test", "support", "inject.mjs")] : [];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...preload, "--import", "tsx", join(copy, "lab", "cli", "main.ts"), ...args],
+      { cwd: copy, env: { ...env, NO_COLOR: "1", CI: "true", FORGE_INJECT: JSON.stringify(options.inject ?? []) }, timeout: 100_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          status: error ? (typeof error.code === "number" ? error.code : null) : 0,
+          signal: error?.signal ?? null,
+          stdout,
+          stderr,
+        }),
+    );
+  });
+}
+
+export const tools = (copy: string) => join(copy, "workspace", "forge", "tools");
+export const reference = (copy: string, stage: string, module: string) => readFileSync(join(copy, "solutions", stage, "forge", "tools", `${module}.ts`));
+
+/** Every entry under a folder with its bytes (and mode), to compare a tree before and after. */
+export function snapshot(folder: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(folder, { recursive: true, encoding: "utf8" }).sort()) {
+    const file = join(folder, name);
+    const stat = lstatSync(file);
+    const mode = (stat.mode & 0o777).toString(8);
+    files[name] = stat.isFile() ? `${mode} ${readFileSync(file).toString("base64")}` : stat.isDirectory() ? "(folder)" : "(other)";
+  }
+  return files;
+}

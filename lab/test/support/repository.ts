@@ -1,0 +1,21 @@
+// A copy of the repository's sources for a test or a scripted scenario to run the lab in: the real
+// node_modules linked in, an empty evidence/, and a workspace/ that holds only its README.
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { ROOT } from "../../layout.js";
+
+const LEFT_OUT = new Set(["node_modules", ".git", "evidence", "test-results", ".lab", "faultlab", "dist"]);
+
+export function copyRepositoryTo(copy: string): void {
+  cpSync(ROOT, copy, {
+    recursive: true,
+    filter: (source) => {
+      const inside = relative(ROOT, source);
+      if (inside === "") return true;
+      const parts = inside.split(sep);
+      return !parts.some((part) => LEFT_OUT.has(part)) && !inside.startsWith(join("workspace", "forge"));
+    },
+  });
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+  mkdirSync(join(copy, "evidence"), { recursive: true });
+}
