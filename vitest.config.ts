@@ -1,10 +1,10 @@
 // `npm test -- stage-01` runs stage 01's tests against the tree FORGE_TARGET names (default: workspace/).
 import { configDefaults, defineConfig } from "vitest/config";
 import { parseCLI } from "vitest/node";
-import { loadCatalog } from "./lab/catalog.js";
-import { ProjectIndex, stageProject, stagesMatching } from "./lab/projects.js";
-import { EvidenceReporter } from "./lab/reporter.js";
-import { parseTarget, UnknownTargetError, type Target } from "./lab/targets.js";
+import { loadCatalog } from "./lab/catalog/catalog.js";
+import { ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
+import { EvidenceReporter } from "./lab/evidence/reporter.js";
+import { parseTarget, UnknownTargetError, type Target } from "./lab/trees/trees.js";
 
 function targetFromEnvironment(): Target {
   try {

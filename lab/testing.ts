@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { inject, onTestFinished } from "vitest";
-import { dirs } from "./layout.js";
-import { findModule } from "./targets.js";
+import { dirs } from "./core/layout.js";
+import { findModule } from "./trees/trees.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The layers of the tree this test run targets, lowest first (set by lab/projects.ts). */
+    /** The layers of the tree this test run targets, lowest first (set by lab/vitest/projects.ts). */
     forgeLayers: string[];
   }
 }

@@ -3,11 +3,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
-import { loadCatalog, moduleFile, type Problem, type Stage } from "../lab/catalog.js";
-import { knownCopies } from "../lab/copies.js";
-import { repoPath } from "../lab/layout.js";
-import type { FaultContract } from "../lab/schemas/failure.js";
-import type { StageSpec } from "../lab/schemas/stage.js";
+import { loadCatalog, moduleFile, type Problem, type Stage } from "../lab/catalog/catalog.js";
+import { knownCopies } from "../lab/evidence/copies.js";
+import { repoPath } from "../lab/core/layout.js";
+import type { FaultContract } from "../lab/catalog/failure-schema.js";
+import type { StageSpec } from "../lab/catalog/stage-schema.js";
 import type { CourseData } from "./client/course.js";
 
 export interface SourceFile {

@@ -3,8 +3,8 @@
 // failure.json, and one page template. No request ever leaves the page: everything is inlined or local.
 import hljs from "highlight.js";
 import markdownIt, { type MarkdownIt } from "markdown-it";
-import { evidenceFolder } from "../lab/catalog.js";
-import { BLOCK_NAMES, SCENARIO_LABELS, type BlockName } from "../lab/lesson.js";
+import { evidenceFolder } from "../lab/catalog/catalog.js";
+import { BLOCK_NAMES, SCENARIO_LABELS, type BlockName } from "../lab/authoring/lesson.js";
 import { COURSE_DATA_ID, STAGE_DATA_ID, type CourseData, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
 import { stagePage, type StageContent } from "./content.js";

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { extname, isAbsolute, join, normalize, relative } from "node:path";
-import { COURSE_ID, dirs } from "../lab/layout.js";
+import { COURSE_ID, dirs } from "../lab/core/layout.js";
 
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",

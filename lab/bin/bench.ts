@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ROOT, dirs } from "../layout.js";
+import { ROOT, dirs } from "../core/layout.js";
 
 const RUNS = 5;
 const BOUND = 1.5;

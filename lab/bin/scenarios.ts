@@ -9,7 +9,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { $ } from "zx";
-import { ROOT } from "../layout.js";
+import { ROOT } from "../core/layout.js";
 import { copyRepositoryTo } from "../test/support/repository.js";
 
 interface Rule {

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import { $ } from "zx";
-import { ROOT } from "../layout.js";
+import { ROOT } from "../core/layout.js";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "10" }, load: { type: "string", default: "2" } },

@@ -1,8 +1,8 @@
 // Entry point of `npm run verify` (all stages) and `npm run verify -- stage-03 …` (some of them).
 import { parseArgs } from "node:util";
-import { loadCatalog, stageByName } from "../catalog.js";
-import { formatReport } from "../verify-report.js";
-import { runVerify } from "../verify.js";
+import { loadCatalog, stageByName } from "../catalog/catalog.js";
+import { formatReport } from "../verify/report.js";
+import { runVerify } from "../verify/verify.js";
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const catalog = loadCatalog();

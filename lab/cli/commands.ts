@@ -2,11 +2,11 @@
 // 1 refused or failed, 2 a usage mistake (an unknown command, stage, option or target).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import type { Catalog } from "../catalog.js";
-import { ROOT } from "../layout.js";
-import { parseTarget, UnknownTargetError } from "../targets.js";
-import { formatReport } from "../verify-report.js";
-import { runVerify } from "../verify.js";
+import type { Catalog } from "../catalog/catalog.js";
+import { ROOT } from "../core/layout.js";
+import { parseTarget, UnknownTargetError } from "../trees/trees.js";
+import { formatReport } from "../verify/report.js";
+import { runVerify } from "../verify/verify.js";
 import { printDoctor, diagnose } from "./doctor.js";
 import { checkFaultLab, demonstrate, openFaultLab } from "./fault.js";
 import { hint } from "./hint.js";

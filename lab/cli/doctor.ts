@@ -2,7 +2,7 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { dirs, ROOT } from "../layout.js";
+import { dirs, ROOT } from "../core/layout.js";
 import type { Output } from "./shared.js";
 
 export interface Finding {

@@ -3,13 +3,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
-import type { Catalog, Stage } from "../catalog.js";
-import { evaluateContract } from "../contract.js";
-import { writeFileAtomic } from "../files.js";
-import { ROOT, repoPath } from "../layout.js";
-import { runStageTests } from "../run-stage.js";
-import { paint } from "../style.js";
-import { layersFor } from "../targets.js";
+import type { Catalog, Stage } from "../catalog/catalog.js";
+import { evaluateContract } from "../verify/judge-contract.js";
+import { writeFileAtomic } from "../core/files.js";
+import { ROOT, repoPath } from "../core/layout.js";
+import { runStageTests } from "../vitest/run-stage.js";
+import { paint } from "../core/style.js";
+import { layersFor } from "../trees/trees.js";
 import { CommandError, fileHash, type Output } from "./shared.js";
 
 export const FAULTLAB = join(ROOT, "faultlab");

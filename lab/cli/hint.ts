@@ -2,8 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import type { Stage } from "../catalog.js";
-import { writeFileAtomic } from "../files.js";
+import type { Stage } from "../catalog/catalog.js";
+import { writeFileAtomic } from "../core/files.js";
 import { CommandError, LAB_STATE, type Output } from "./shared.js";
 
 const HINTS_FILE = join(LAB_STATE, "hints.json");

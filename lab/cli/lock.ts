@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
-import { writeFileAtomic } from "../files.js";
+import { writeFileAtomic } from "../core/files.js";
 import { CommandError } from "./shared.js";
 
 const holderSchema = z.object({ pid: z.int(), command: z.string(), startedAt: z.string(), backup: z.optional(z.string()) });

@@ -4,9 +4,9 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog.js";
-import { readFileState } from "../files.js";
-import { ROOT } from "../layout.js";
+import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog/catalog.js";
+import { readFileState } from "../core/files.js";
+import { ROOT } from "../core/layout.js";
 
 /** A mistake in how a command was called: exit status 2, with the valid choices named. */
 export class UsageError extends Error {

@@ -4,10 +4,10 @@
 // replaced file checked right before it is replaced, and a rollback of what changed if a step fails.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { moduleFile, type Catalog, type Stage } from "../catalog.js";
-import { readFileState } from "../files.js";
-import { MODULE_DIR, dirs } from "../layout.js";
-import { reference } from "../reference.js";
+import { moduleFile, type Catalog, type Stage } from "../catalog/catalog.js";
+import { readFileState } from "../core/files.js";
+import { MODULE_DIR, dirs } from "../core/layout.js";
+import { reference } from "../trees/reference.js";
 import { acquireLock, type Lock, type LockHolder } from "./lock.js";
 import { CommandError, LAB_STATE, short, type Output } from "./shared.js";
 import { applyChanges, listBackups, markRestored, readManifest, sha256, type Change } from "./transaction.js";

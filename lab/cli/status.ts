@@ -1,11 +1,11 @@
 // `lab status`: where a learner stands in every stage, from the files on disk alone.
-import { copyKind } from "../copies.js";
+import { copyKind } from "../evidence/copies.js";
 import { join } from "node:path";
-import type { Catalog, Stage } from "../catalog.js";
-import { evidenceFile } from "../evidence.js";
-import { MODULE_DIR, dirs, repoPath } from "../layout.js";
-import { verificationSchema, type Verification } from "../schemas/verification.js";
-import { readFileState } from "../files.js";
+import type { Catalog, Stage } from "../catalog/catalog.js";
+import { evidenceFile } from "../evidence/build.js";
+import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
+import { verificationSchema, type Verification } from "../evidence/schema.js";
+import { readFileState } from "../core/files.js";
 import { sha256, type Output } from "./shared.js";
 
 export interface ModuleStatus {

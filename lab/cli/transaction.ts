@@ -13,8 +13,8 @@ import { join } from "node:path";
 import * as fsPromises from "node:fs/promises";
 import * as z from "zod/mini";
 import type { AtomicFileSystem } from "../../solutions/stage-05-atomic-write/forge/tools/atomic.js";
-import { writeFileAtomic, readFileState, type FileState } from "../files.js";
-import { reference } from "../reference.js";
+import { writeFileAtomic, readFileState, type FileState } from "../core/files.js";
+import { reference } from "../trees/reference.js";
 import { CommandError, LAB_STATE } from "./shared.js";
 
 export const BACKUPS = join(LAB_STATE, "backups");

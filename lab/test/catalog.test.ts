@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog, moduleOwners, stageByName } from "../catalog.js";
-import { layoutOf, ROOT } from "../layout.js";
+import { loadCatalog, moduleOwners, stageByName } from "../catalog/catalog.js";
+import { layoutOf, ROOT } from "../core/layout.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 
 const realStage = "stage-01-capability-registry";

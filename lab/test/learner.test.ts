@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, it, type TestContext } from "vitest";
-import { ROOT } from "../layout.js";
-import { verificationSchema, type Verification } from "../schemas/verification.js";
-import { workspaceTsconfigPath } from "../typecheck.js";
+import { ROOT } from "../core/layout.js";
+import { verificationSchema, type Verification } from "../evidence/schema.js";
+import { workspaceTsconfigPath } from "../vitest/typecheck.js";
 import { temporaryFolder } from "../testing.js";
 
 interface Run {

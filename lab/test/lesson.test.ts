@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../catalog.js";
-import { BLOCK_NAMES, BLOCKS, headingProblems, headings, lessonProblems, renderBlock, SECTIONS, syncBlocks, type LessonSources } from "../lesson.js";
-import { ROOT } from "../layout.js";
+import { loadCatalog } from "../catalog/catalog.js";
+import { BLOCK_NAMES, BLOCKS, headingProblems, headings, lessonProblems, renderBlock, SECTIONS, syncBlocks, type LessonSources } from "../authoring/lesson.js";
+import { ROOT } from "../core/layout.js";
 
 const stage01 = loadCatalog().stages.find((stage) => stage.id === "stage-01-capability-registry");
 if (!stage01?.spec || !stage01.contract) throw new Error("stage 01 must load");

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../catalog.js";
-import { dirs, layoutOf } from "../layout.js";
-import { stagesMatching } from "../projects.js";
-import { findModule, layersFor, parseTarget, TARGETS, UnknownTargetError } from "../targets.js";
+import { loadCatalog } from "../catalog/catalog.js";
+import { dirs, layoutOf } from "../core/layout.js";
+import { stagesMatching } from "../vitest/projects.js";
+import { findModule, layersFor, parseTarget, TARGETS, UnknownTargetError } from "../trees/trees.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 
 it("reads FORGE_TARGET, defaulting to the workspace", () => {

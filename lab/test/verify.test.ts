@@ -1,10 +1,10 @@
 // verify's judgement must be able to fail: each check is tried on runs that break it.
 import { expect, it } from "vitest";
-import { findStage, loadCatalog, type Stage } from "../catalog.js";
-import { buildVerification, type RunFacts } from "../evidence.js";
-import type { StageRun } from "../reporter.js";
-import type { LoadError, Target, TestResult } from "../schemas/verification.js";
-import { judgeFault, judgeSolution, judgeSpec, judgeStart } from "../verify.js";
+import { findStage, loadCatalog, type Stage } from "../catalog/catalog.js";
+import { buildVerification, type RunFacts } from "../evidence/build.js";
+import type { StageRun } from "../evidence/reporter.js";
+import type { LoadError, Target, TestResult } from "../evidence/schema.js";
+import { judgeFault, judgeSolution, judgeSpec, judgeStart } from "../verify/verify.js";
 
 const catalog = loadCatalog();
 const found = findStage(catalog, "stage-01-capability-registry");

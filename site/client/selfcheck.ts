@@ -6,7 +6,7 @@
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
 import { config } from "zod/mini";
 import { en } from "zod/locales";
-import { VERIFICATION_SCHEMA_VERSION, verificationSchema, type Verification } from "../../lab/schemas/verification.js";
+import { VERIFICATION_SCHEMA_VERSION, verificationSchema, type Verification } from "../../lab/evidence/schema.js";
 import type { CourseData, StageSummary } from "./course.js";
 
 // zod/mini ships without messages; English ones name what is wrong in a file.

@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { loadCatalog, type Stage } from "../../lab/catalog.js";
-import type { StageSpec } from "../../lab/schemas/stage.js";
-import { buildVerification } from "../../lab/evidence.js";
-import { COURSE_ID, ROOT } from "../../lab/layout.js";
-import type { Target, TestResult, Verification } from "../../lab/schemas/verification.js";
+import { loadCatalog, type Stage } from "../../lab/catalog/catalog.js";
+import type { StageSpec } from "../../lab/catalog/stage-schema.js";
+import { buildVerification } from "../../lab/evidence/build.js";
+import { COURSE_ID, ROOT } from "../../lab/core/layout.js";
+import type { Target, TestResult, Verification } from "../../lab/evidence/schema.js";
 import { buildSite, type BuildResult } from "../build.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

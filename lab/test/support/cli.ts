@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestContext } from "vitest";
-import { ROOT } from "../../layout.js";
+import { ROOT } from "../../core/layout.js";
 import { temporaryFolder } from "../../testing.js";
 import { copyRepositoryTo } from "./repository.js";
 

@@ -2,7 +2,7 @@
 // node_modules linked in, an empty evidence/, and a workspace/ that holds only its README.
 import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { ROOT } from "../../layout.js";
+import { ROOT } from "../../core/layout.js";
 
 const LEFT_OUT = new Set(["node_modules", ".git", "evidence", "test-results", ".lab", "faultlab", "dist"]);
 

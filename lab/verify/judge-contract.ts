@@ -1,7 +1,7 @@
 // What a stage's results prove. Pure functions over test results, shared by the evidence reporter,
 // `verify` and the instructor's fault demo, so all three judge a run the same way.
-import type { FaultContract } from "./schemas/failure.js";
-import type { ContractResult, LoadError, TestResult } from "./schemas/verification.js";
+import type { FaultContract } from "../catalog/failure-schema.js";
+import type { ContractResult, LoadError, TestResult } from "../evidence/schema.js";
 
 /** Did the injected fault fail exactly the named test, by an assertion, with the documented message? */
 export function evaluateContract(

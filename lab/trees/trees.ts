@@ -2,9 +2,9 @@
 // from the highest layer that has it, so no tree is ever copied.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { MODULE_DIR, dirs } from "./layout.js";
-import type { Catalog, Stage } from "./catalog.js";
-import { TARGETS, type Target } from "./schemas/verification.js";
+import { MODULE_DIR, dirs } from "../core/layout.js";
+import type { Catalog, Stage } from "../catalog/catalog.js";
+import { TARGETS, type Target } from "../evidence/schema.js";
 
 export { TARGETS, type Target };
 

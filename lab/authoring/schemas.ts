@@ -2,10 +2,10 @@
 // Editors use them to check stage.json and failure.json as you type; a lab test fails when one is stale.
 import { join } from "node:path";
 import { z } from "zod";
-import { layoutOf, ROOT } from "../layout.js";
-import { failureSchema } from "./failure.js";
-import { stageSchema } from "./stage.js";
-import { verificationSchema } from "./verification.js";
+import { layoutOf, ROOT } from "../core/layout.js";
+import { failureSchema } from "../catalog/failure-schema.js";
+import { stageSchema } from "../catalog/stage-schema.js";
+import { verificationSchema } from "../evidence/schema.js";
 
 export interface ExportedSchema {
   readonly file: string;

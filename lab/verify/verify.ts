@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestModule } from "vitest/node";
 import { createVitest } from "vitest/node";
-import { loadCatalog, type Catalog, type Problem, type Stage } from "./catalog.js";
-import { evaluateStart } from "./contract.js";
-import { ROOT, repoPath } from "./layout.js";
-import { lessonProblems } from "./lesson.js";
+import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/catalog.js";
+import { evaluateStart } from "./judge-contract.js";
+import { ROOT, repoPath } from "../core/layout.js";
+import { lessonProblems } from "../authoring/lesson.js";
 import {
   LAB_PROJECT,
   labProject,
@@ -19,10 +19,10 @@ import {
   siteProject,
   stageProject,
   type StageProject,
-} from "./projects.js";
-import { EvidenceReporter, toTestResult, type StageRun } from "./reporter.js";
-import { runTsc, type Diagnostic } from "./typecheck.js";
-import type { Target } from "./targets.js";
+} from "../vitest/projects.js";
+import { EvidenceReporter, toTestResult, type StageRun } from "../evidence/reporter.js";
+import { runTsc, type Diagnostic } from "../vitest/typecheck.js";
+import type { Target } from "../trees/trees.js";
 
 export const VERIFY_TARGETS = ["solution", "faulty", "start"] as const satisfies readonly Target[];
 /** Every stage proves its behaviour with at least this many tests. */

@@ -1,9 +1,9 @@
 // Module resolution hooks (node:module `register`) that let a reference module's relative import find
-// its neighbour in whichever layer provides it, as lab/resolver.ts does for vitest. Runs in the hooks
+// its neighbour in whichever layer provides it, as lab/vitest/resolver.ts does for vitest. Runs in the hooks
 // thread, so it receives the layers through `initialize`.
 import { dirname, isAbsolute, relative, resolve as resolvePath } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { findInLayers } from "./targets.js";
+import { findInLayers } from "./trees.js";
 
 let layers: readonly string[] = [];
 

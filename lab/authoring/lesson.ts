@@ -2,9 +2,9 @@
 // fault contract, transfer, rubric, mastery tests) have one source, stage.json or failure.json; the
 // blocks render them into the README so it reads well on a code host, and `verify` fails when a block
 // is stale. The site swaps the same blocks for interactive widgets.
-import { evidenceFolder, type Stage } from "./catalog.js";
-import type { FaultContract } from "./schemas/failure.js";
-import type { StageSpec } from "./schemas/stage.js";
+import { evidenceFolder, type Stage } from "../catalog/catalog.js";
+import type { FaultContract } from "../catalog/failure-schema.js";
+import type { StageSpec } from "../catalog/stage-schema.js";
 
 export const SECTIONS = [
   "The problem",

@@ -5,9 +5,9 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Plugin } from "vite";
 import "vitest/config";
-import type { Stage } from "./catalog.js";
-import { MODULE_DIR, dirs, repoPath } from "./layout.js";
-import { findInLayers, findModule, type Target } from "./targets.js";
+import type { Stage } from "../catalog/catalog.js";
+import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
+import { findInLayers, findModule, type Target } from "../trees/trees.js";
 import { isSyntaxError, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
 
 export const MISSING_MODULE_ERROR = "ModuleNotWritten";

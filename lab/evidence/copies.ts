@@ -3,7 +3,7 @@
 // content hash, with line endings normalized: a checkout with CRLF endings is still the same code.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { moduleFile, type Stage } from "./catalog.js";
+import { moduleFile, type Stage } from "../catalog/catalog.js";
 
 export type CopyKind = "reference" | "faulty";
 

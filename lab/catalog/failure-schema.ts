@@ -1,7 +1,7 @@
 // failure.json: the fault contract of a stage. `verify` proves it on every run.
 import * as z from "zod/mini";
-import { STAGE_ID } from "./ids.js";
-import { text } from "./text.js";
+import { STAGE_ID } from "./names.js";
+import { text } from "../core/zod.js";
 
 function isRegExp(source: string): boolean {
   try {

@@ -5,13 +5,13 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from "vitest/node";
-import type { Stage } from "./catalog.js";
-import { buildVerification, evidenceFile, writeEvidence } from "./evidence.js";
-import { ROOT, repoPath } from "./layout.js";
-import type { ProjectIndex, StageProject } from "./projects.js";
-import { MISSING_MODULE_ERROR } from "./resolver.js";
-import type { LoadError, TestResult, Verification } from "./schemas/verification.js";
-import { findModule, layersFor } from "./targets.js";
+import type { Stage } from "../catalog/catalog.js";
+import { buildVerification, evidenceFile, writeEvidence } from "./build.js";
+import { ROOT, repoPath } from "../core/layout.js";
+import type { ProjectIndex, StageProject } from "../vitest/projects.js";
+import { MISSING_MODULE_ERROR } from "../vitest/resolver.js";
+import type { LoadError, TestResult, Verification } from "./schema.js";
+import { findModule, layersFor } from "../trees/trees.js";
 
 export interface StageRun extends StageProject {
   readonly verification: Verification;

@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { readFileState, writeFileAtomic } from "./files.js";
-import { MODULE_DIR, ROOT, dirs } from "./layout.js";
+import { readFileState, writeFileAtomic } from "../core/files.js";
+import { MODULE_DIR, ROOT, dirs } from "../core/layout.js";
 
 export interface Diagnostic {
   /** Absolute path of the file. */

@@ -1,6 +1,6 @@
 // The table `verify` prints: one row per stage, then the repository-wide checks, then every breach.
 import type { Check, VerifyReport } from "./verify.js";
-import { paint } from "./style.js";
+import { paint } from "../core/style.js";
 
 const COLUMNS = ["stage", "solution", "fault contract", "start fails", "spec complete"] as const;
 

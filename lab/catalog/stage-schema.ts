@@ -1,7 +1,7 @@
 // stage.json: the structured parts of a lesson. The prose lives in the stage's README.md.
 import * as z from "zod/mini";
-import { MODULE_NAME, STAGE_ID } from "./ids.js";
-import { text } from "./text.js";
+import { MODULE_NAME, STAGE_ID } from "./names.js";
+import { text } from "../core/zod.js";
 
 export { MODULE_NAME, STAGE_ID };
 

@@ -2,7 +2,7 @@
 import { fileURLToPath } from "node:url";
 import { join, relative, resolve, sep } from "node:path";
 
-export const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 
 export const COURSE_ID = "tools-sandbox-side-effects";
 

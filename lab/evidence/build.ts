@@ -1,10 +1,10 @@
 // Builds and writes verification.json. Building is pure; writing is atomic, so a reader never sees
 // half a file and a crash never leaves a broken one behind.
 import { join } from "node:path";
-import { evidenceDir, experimentId, type Stage } from "./catalog.js";
-import { evaluateContract } from "./contract.js";
-import { writeFileAtomic } from "./files.js";
-import type { FaultContract } from "./schemas/failure.js";
+import { evidenceDir, experimentId, type Stage } from "../catalog/catalog.js";
+import { evaluateContract } from "../verify/judge-contract.js";
+import { writeFileAtomic } from "../core/files.js";
+import type { FaultContract } from "../catalog/failure-schema.js";
 import {
   VERIFICATION_SCHEMA_VERSION,
   verificationSchema,
@@ -12,7 +12,7 @@ import {
   type Target,
   type TestResult,
   type Verification,
-} from "./schemas/verification.js";
+} from "./schema.js";
 
 export interface RunFacts {
   readonly stage: Pick<Stage, "id" | "nn" | "slug">;

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as z from "zod/mini";
-import { COURSE_ID, MODULE_DIR, dirs, repoPath, type Layout } from "./layout.js";
-import { STAGE_ID, stageSchema, type StageSpec } from "./schemas/stage.js";
-import { failureSchema, type FaultContract } from "./schemas/failure.js";
+import { COURSE_ID, MODULE_DIR, dirs, repoPath, type Layout } from "../core/layout.js";
+import { STAGE_ID, stageSchema, type StageSpec } from "./stage-schema.js";
+import { failureSchema, type FaultContract } from "./failure-schema.js";
 
 export interface Stage {
   /** The folder name, e.g. stage-01-capability-registry. */

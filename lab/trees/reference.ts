@@ -3,12 +3,12 @@
 // the same layering the tests use, so the lab never keeps a second copy of that logic.
 import { register } from "node:module";
 import { pathToFileURL } from "node:url";
-import type * as Atomic from "../solutions/stage-05-atomic-write/forge/tools/atomic.js";
-import type * as Controller from "../solutions/stage-07-side-effect-controller/forge/tools/controller.js";
-import type * as Paths from "../solutions/stage-02-workspace-path-policy/forge/tools/paths.js";
-import type * as Rollback from "../solutions/stage-06-rollback-journal/forge/tools/rollback.js";
-import { loadCatalog } from "./catalog.js";
-import { findModule } from "./targets.js";
+import type * as Atomic from "../../solutions/stage-05-atomic-write/forge/tools/atomic.js";
+import type * as Controller from "../../solutions/stage-07-side-effect-controller/forge/tools/controller.js";
+import type * as Paths from "../../solutions/stage-02-workspace-path-policy/forge/tools/paths.js";
+import type * as Rollback from "../../solutions/stage-06-rollback-journal/forge/tools/rollback.js";
+import { loadCatalog } from "../catalog/catalog.js";
+import { findModule } from "./trees.js";
 
 export interface ReferenceModules {
   readonly paths: typeof Paths;

@@ -2,8 +2,8 @@
 // Written with zod/mini and free of Node APIs: the site bundles this very module to validate files in
 // the browser, and mini keeps that bundle small (its methods are tree-shakable functions).
 import * as z from "zod/mini";
-import { STAGE_ID } from "./ids.js";
-import "./text.js"; // English error messages
+import { STAGE_ID } from "../catalog/names.js";
+import "../core/zod.js"; // English error messages
 
 export const VERIFICATION_SCHEMA_VERSION = 1;
 

@@ -3,11 +3,11 @@
 // Safe to run at any time; it prints what changed.
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { loadCatalog, stageByName } from "./catalog.js";
-import { writeFileAtomic } from "./files.js";
-import { repoPath } from "./layout.js";
+import { loadCatalog, stageByName } from "../catalog/catalog.js";
+import { writeFileAtomic } from "../core/files.js";
+import { repoPath } from "../core/layout.js";
 import { syncBlocks } from "./lesson.js";
-import { exportedSchemas } from "./schemas/export.js";
+import { exportedSchemas } from "./schemas.js";
 
 function update(file: string, content: string): void {
   if (existsSync(file) && readFileSync(file, "utf8") === content) return;

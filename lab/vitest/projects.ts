@@ -1,10 +1,10 @@
 // One vitest project per (stage, target): the stage's test files with the resolver of that tree.
 // `npm test` builds one target's projects; `verify` builds several targets' in the same process.
 import type { TestProjectInlineConfiguration } from "vitest/config";
-import { moduleOwners, type Catalog, type Stage } from "./catalog.js";
-import { ROOT, repoPath } from "./layout.js";
+import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
+import { ROOT, repoPath } from "../core/layout.js";
 import { forgeLayers } from "./resolver.js";
-import { layersFor, type Target } from "./targets.js";
+import { layersFor, type Target } from "../trees/trees.js";
 
 export interface StageProject {
   readonly stage: Stage;

@@ -1,11 +1,11 @@
 // Runs one stage's tests in this process, quietly, and returns the results: for the CLI's fault demo
 // and its check of a learner's repair. (`npm test` and `verify` run vitest with their own reporters.)
 import { createVitest } from "vitest/node";
-import type { Catalog, Stage } from "./catalog.js";
-import { ROOT, repoPath } from "./layout.js";
+import type { Catalog, Stage } from "../catalog/catalog.js";
+import { ROOT, repoPath } from "../core/layout.js";
 import { stageProject } from "./projects.js";
-import { toLoadError, toTestResult } from "./reporter.js";
-import type { LoadError, Target, TestResult } from "./schemas/verification.js";
+import { toLoadError, toTestResult } from "../evidence/reporter.js";
+import type { LoadError, Target, TestResult } from "../evidence/schema.js";
 
 export interface StageResults {
   readonly tests: readonly TestResult[];
