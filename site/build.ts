@@ -4,14 +4,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build as esbuild } from "esbuild";
-import { ROOT } from "../lab/core/layout.js";
+import { dirs } from "../lab/core/layout.js";
 import { headings } from "../lab/authoring/lesson.js";
 import type { StagePageData } from "./client/course.js";
 import { courseData, loadCourse, stagePage } from "./content.js";
 import { homeMain, markdown, page, stageMain, stageNav } from "./render.js";
 
-export const SITE = join(ROOT, "site");
-export const DIST = join(SITE, "dist");
+const SITE = dirs.site;
+export const DIST = dirs.siteDist;
 
 export interface PageSize {
   readonly page: string;

@@ -2,10 +2,10 @@
 // code and the diff from its faulty module to the reference. Read once, at build time.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTwoFilesPatch } from "diff";
-import { loadCatalog, moduleFile, type Problem, type Stage } from "../lab/catalog/catalog.js";
+import { experimentId, loadCatalog, type Problem, type Stage } from "../lab/catalog/catalog.js";
+import { faultPatch } from "../lab/catalog/fault-patch.js";
 import { knownCopies } from "../lab/evidence/copies.js";
-import { repoPath } from "../lab/core/layout.js";
+import { moduleFile, repoPath } from "../lab/core/layout.js";
 import type { FaultContract } from "../lab/catalog/failure-schema.js";
 import type { StageSpec } from "../lab/catalog/stage-schema.js";
 import type { CourseData } from "./client/course.js";
@@ -49,16 +49,7 @@ export function loadCourse(): Course {
       const file = moduleFile(stage.solutionDir, name);
       return { path: repoPath(file), code: readFileSync(file, "utf8") };
     });
-    const reference = join(stage.solutionDir, contract.faultFile);
-    const faulty = join(stage.faultyDir, contract.faultFile);
-    const faultDiff = createTwoFilesPatch(
-      repoPath(faulty),
-      repoPath(reference),
-      readFileSync(faulty, "utf8"),
-      readFileSync(reference, "utf8"),
-      "faulty",
-      "reference",
-    );
+    const faultDiff = faultPatch(stage, contract);
     stages.push({ stage, spec, contract, readme: readFileSync(stage.readmePath, "utf8"), solution, faultDiff });
   }
   return { stages, skipped };
@@ -71,7 +62,7 @@ export function courseData(course: Course): CourseData {
       nn: stage.nn,
       title: spec.title,
       summary: spec.summary,
-      experimentId: spec.experimentId,
+      experimentId: experimentId(stage),
       mastery: spec.mastery,
       tests: [...new Set([...spec.mastery, ...spec.transfer.tests])],
       testFiles: stage.testFiles.map((file) => repoPath(file)),

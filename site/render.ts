@@ -3,13 +3,14 @@
 // failure.json, and one page template. No request ever leaves the page: everything is inlined or local.
 import hljs from "highlight.js";
 import markdownIt, { type MarkdownIt } from "markdown-it";
-import { evidenceFolder } from "../lab/catalog/catalog.js";
-import { BLOCK_NAMES, SCENARIO_LABELS, type BlockName } from "../lab/authoring/lesson.js";
+import { experimentId, faultCommand } from "../lab/catalog/catalog.js";
+import { evidenceFolder } from "../lab/core/layout.js";
+import { BLOCK_NAMES, blockPattern, SCENARIO_LABELS, type BlockName } from "../lab/authoring/lesson.js";
+import { OPTION_LETTERS } from "../lab/catalog/names.js";
 import { COURSE_DATA_ID, STAGE_DATA_ID, type CourseData, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
 import { stagePage, type StageContent } from "./content.js";
 
-const LETTERS = ["A", "B", "C", "D"] as const;
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -62,7 +63,7 @@ function widget(name: BlockName, content: StageContent): string {
       const options = spec.prediction.options
         .map(
           (option, index) =>
-            `<li><button type="button" class="option" data-option="${index}" aria-pressed="false"><span class="letter" aria-hidden="true">${LETTERS[index]}</span><span class="option-text">${inline(option)}</span></button></li>`,
+            `<li><button type="button" class="option" data-option="${index}" aria-pressed="false"><span class="letter" aria-hidden="true">${OPTION_LETTERS[index]}</span><span class="option-text">${inline(option)}</span></button></li>`,
         )
         .join("");
       return `<section class="widget quiz" data-quiz aria-labelledby="quiz-question">
@@ -73,7 +74,7 @@ function widget(name: BlockName, content: StageContent): string {
     }
     case "experiment":
       return table([
-        ["Experiment id", `<code>${escapeHtml(spec.experimentId)}</code>`],
+        ["Experiment id", `<code>${escapeHtml(experimentId(stage))}</code>`],
         ["Input scenario", inline(spec.scenario)],
         ["Evidence folder", `<code>${escapeHtml(evidenceFolder(stage))}/</code>`],
         ["Your acceptance", `<span data-acceptance>pending</span> <span class="muted">(from the last verification file you loaded)</span>`],
@@ -94,7 +95,7 @@ function widget(name: BlockName, content: StageContent): string {
         ["Also failing", contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.map(escapeHtml).join("; ")],
       ];
       const steps = contract.diagnosis.map((step) => `<li>${inline(step)}</li>`).join("");
-      const body = `${table(rows)}<h3>Diagnosis, in order</h3><ol>${steps}</ol><p><strong>Fix principle.</strong> ${inline(contract.fixPrinciple)}</p><pre class="code"><code class="hljs">${highlight(contract.command, "bash")}</code></pre><h3>The fix, as a diff from the faulty module to the reference</h3><pre class="code diff"><code class="hljs">${highlight(content.faultDiff, "diff")}</code></pre>`;
+      const body = `${table(rows)}<h3>Diagnosis, in order</h3><ol>${steps}</ol><p><strong>Fix principle.</strong> ${inline(contract.fixPrinciple)}</p><pre class="code"><code class="hljs">${highlight(faultCommand(stage), "bash")}</code></pre><h3>The fix, as a diff from the faulty module to the reference</h3><pre class="code diff"><code class="hljs">${highlight(content.faultDiff, "diff")}</code></pre>`;
       return reveal(`instructor-${stage.nn}`, "Show the instructor view: fault contract and fix", body);
     }
     case "transfer": {
@@ -145,7 +146,7 @@ export function lessonHtml(content: StageContent): string {
   const placeholders = new Map<string, string>();
   let text = content.readme.replace(/^# .*\n/, "");
   for (const name of BLOCK_NAMES) {
-    const pattern = new RegExp(`<!-- forge:${name} -->[\\s\\S]*?<!-- /forge:${name} -->`);
+    const pattern = blockPattern(name);
     const key = `FORGEWIDGET${name.toUpperCase()}`;
     text = text.replace(pattern, `\n${key}\n`);
     placeholders.set(key, widget(name, content));

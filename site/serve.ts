@@ -2,8 +2,13 @@
 // files so the self-check can offer them. It listens on the loopback interface only.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { extname, isAbsolute, join, normalize, relative } from "node:path";
-import { COURSE_ID, dirs } from "../lab/core/layout.js";
+import { extname, join, normalize } from "node:path";
+import { readFileState } from "../lab/core/files.js";
+import { isInside } from "../lab/core/inside.js";
+import { dirs, evidenceRoot } from "../lab/core/layout.js";
+import { targetOfEvidence } from "../lab/evidence/build.js";
+import type { Target } from "../lab/evidence/schema.js";
+import { EVIDENCE_ENDPOINT } from "./client/course.js";
 
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
@@ -16,20 +21,21 @@ export interface EvidenceEntry {
   /** The key the page asks for; only keys from this list are ever served. */
   readonly key: string;
   readonly stage: string;
-  readonly target: string;
+  readonly target: Target;
   readonly file: string;
 }
 
 export function listEvidence(root: string = dirs.evidence): EvidenceEntry[] {
-  const course = join(root, COURSE_ID);
+  const course = evidenceRoot(root);
   if (!existsSync(course)) return [];
   const entries: EvidenceEntry[] = [];
   for (const folder of readdirSync(course, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
-    for (const name of readdirSync(join(course, folder.name))) {
-      const match = /^verification(?:\.(solution|faulty|start))?\.json$/.exec(name);
-      if (!match) continue;
-      entries.push({ key: `${folder.name}/${name}`, stage: folder.name, target: match[1] ?? "workspace", file: `${folder.name}/${name}` });
+    for (const file of readdirSync(join(course, folder.name), { withFileTypes: true })) {
+      const target = file.isFile() ? targetOfEvidence(file.name) : null;
+      if (target === null) continue;
+      const key = `${folder.name}/${file.name}`;
+      entries.push({ key, stage: folder.name, target, file: key });
     }
   }
   return entries.sort((a, b) => (a.key < b.key ? -1 : 1));
@@ -60,16 +66,17 @@ export function startServer(options: { root: string; port: number; evidence?: st
     } catch {
       return send(400, "Bad request path.");
     }
-    if (path === "/__forge/evidence") return send(200, JSON.stringify(listEvidence(evidence)), TYPES[".json"]);
-    if (path.startsWith("/__forge/evidence/")) {
-      const key = path.slice("/__forge/evidence/".length);
+    if (path === `/${EVIDENCE_ENDPOINT}`) return send(200, JSON.stringify(listEvidence(evidence)), TYPES[".json"]);
+    if (path.startsWith(`/${EVIDENCE_ENDPOINT}/`)) {
+      // Only a key from the listing is served: the request never becomes a path.
+      const key = path.slice(EVIDENCE_ENDPOINT.length + 2);
       const entry = listEvidence(evidence).find((candidate) => candidate.key === key);
-      if (!entry) return send(404, "No such evidence file.");
-      return send(200, readFileSync(join(evidence, COURSE_ID, entry.key)), TYPES[".json"]);
+      const state = entry ? readFileState(join(evidenceRoot(evidence), entry.key)) : null;
+      if (state?.kind !== "file") return send(404, "No such evidence file.");
+      return send(200, state.bytes, TYPES[".json"]);
     }
     const wanted = normalize(join(root, path.endsWith("/") ? `${path}index.html` : path));
-    const inside = relative(root, wanted);
-    if (inside.startsWith("..") || isAbsolute(inside) || !existsSync(wanted) || !statSync(wanted).isFile()) {
+    if (!isInside(root, wanted) || !existsSync(wanted) || !statSync(wanted).isFile()) {
       return send(404, "Not found.");
     }
     return send(200, readFileSync(wanted), TYPES[extname(wanted)] ?? "application/octet-stream");

@@ -2,7 +2,9 @@
 // fault contract, transfer, rubric, mastery tests) have one source, stage.json or failure.json; the
 // blocks render them into the README so it reads well on a code host, and `verify` fails when a block
 // is stale. The site swaps the same blocks for interactive widgets.
-import { evidenceFolder, type Stage } from "../catalog/catalog.js";
+import { experimentId, faultCommand, type Stage } from "../catalog/catalog.js";
+import { evidenceFolder } from "../core/layout.js";
+import { OPTION_LETTERS } from "../catalog/names.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
 import type { StageSpec } from "../catalog/stage-schema.js";
 
@@ -37,7 +39,6 @@ export const BLOCKS = {
 export type BlockName = keyof typeof BLOCKS;
 export const BLOCK_NAMES = Object.keys(BLOCKS) as BlockName[];
 
-const LETTERS = ["A", "B", "C", "D"] as const;
 
 export const SCENARIO_LABELS: Readonly<Record<StageSpec["transfer"]["scenario"], string>> = {
   "software-delivery": "Software delivery",
@@ -80,7 +81,7 @@ function details(summary: string, body: string): string {
 }
 
 export interface LessonSources {
-  readonly stage: Pick<Stage, "id" | "nn" | "slug">;
+  readonly stage: Pick<Stage, "id" | "nn" | "slug" | "number">;
   readonly spec: StageSpec;
   readonly contract: FaultContract;
 }
@@ -90,12 +91,12 @@ export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSo
   switch (name) {
     case "predict": {
       const { question, options, answer, why } = spec.prediction;
-      const list = options.map((option, index) => `- **${LETTERS[index]}.** ${option}`).join("\n");
-      return `**${question}**\n\n${list}\n\n${details("Answer", `**${LETTERS[answer]}.** ${why}`)}`;
+      const list = options.map((option, index) => `- **${OPTION_LETTERS[index]}.** ${option}`).join("\n");
+      return `**${question}**\n\n${list}\n\n${details("Answer", `**${OPTION_LETTERS[answer]}.** ${why}`)}`;
     }
     case "experiment":
       return table([
-        ["Experiment id", `\`${spec.experimentId}\``],
+        ["Experiment id", `\`${experimentId(stage)}\``],
         ["Input scenario", spec.scenario],
         ["Evidence folder", `\`${evidenceFolder(stage)}/\``],
         ["Acceptance", `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``],
@@ -111,7 +112,7 @@ export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSo
         ["Also failing", contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.join("; ")],
       ];
       const steps = contract.diagnosis.map((step, index) => `${index + 1}. ${step}`).join("\n");
-      return `${table(rows)}\n\nDiagnosis, in order:\n\n${steps}\n\n**Fix principle.** ${contract.fixPrinciple}\n\n\`\`\`sh\n${contract.command}\n\`\`\``;
+      return `${table(rows)}\n\nDiagnosis, in order:\n\n${steps}\n\n**Fix principle.** ${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\``;
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;
@@ -128,8 +129,14 @@ export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSo
   }
 }
 
-const START = (name: string) => `<!-- forge:${name} -->`;
-const END = (name: string) => `<!-- /forge:${name} -->`;
+// The markers around a generated block: the one definition the README writer and the site share.
+const START = (name: BlockName) => `<!-- forge:${name} -->`;
+const END = (name: BlockName) => `<!-- /forge:${name} -->`;
+
+/** A whole generated block, markers included. */
+export function blockPattern(name: BlockName): RegExp {
+  return new RegExp(`${START(name)}[\\s\\S]*?${END(name)}`);
+}
 
 export interface BlockSync {
   readonly text: string;

@@ -15,7 +15,6 @@ function isRegExp(source: string): boolean {
 export const failureSchema = z.strictObject({
   $schema: z.optional(z.string()),
   id: z.string().check(z.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a kebab-case fault id")),
-  stage: z.string().check(z.regex(STAGE_ID, "must be a stage id such as stage-01-capability-registry")),
   faultFile: z
     .string()
     .check(z.regex(/^forge\/tools\/[a-z][a-z0-9-]*\.ts$/, "must be a module path such as forge/tools/registry.ts")),
@@ -27,7 +26,6 @@ export const failureSchema = z.strictObject({
   alsoFailing: z.array(text()).check(z.describe("other tests allowed to fail; normally empty")),
   diagnosis: z.array(text()).check(z.minLength(2, "must have at least 2 ordered diagnosis steps")),
   fixPrinciple: text(),
-  command: text(),
 });
 
 export type FaultContract = z.infer<typeof failureSchema>;

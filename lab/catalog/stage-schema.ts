@@ -11,10 +11,8 @@ export const scenarioSchema = z.enum(["software-delivery", "office-research", "m
 
 export const stageSchema = z.strictObject({
   $schema: z.optional(z.string()),
-  id: z.string().check(z.regex(STAGE_ID, "must look like stage-NN-some-slug")),
   title: text(),
   summary: text().check(z.describe("one sentence: the capability this stage adds")),
-  experimentId: text(),
   scenario: text().check(z.describe("the input scenario of the experiment card")),
   modules: z
     .array(z.string().check(z.regex(MODULE_NAME, "must be a module name such as registry")))

@@ -2,17 +2,16 @@
 // (`--open` copies the faulty module out, `--check` tests the repair).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTwoFilesPatch } from "diff";
 import type { Catalog, Stage } from "../catalog/catalog.js";
+import { faultPatch } from "../catalog/fault-patch.js";
 import { evaluateContract } from "../verify/judge-contract.js";
 import { writeFileAtomic } from "../core/files.js";
-import { ROOT, repoPath } from "../core/layout.js";
+import { dirs, repoPath } from "../core/layout.js";
 import { runStageTests } from "../vitest/run-stage.js";
 import { paint } from "../core/style.js";
-import { layersFor } from "../trees/trees.js";
+import { repairTree, treeFor } from "../trees/trees.js";
 import { CommandError, fileHash, type Output } from "./shared.js";
 
-export const FAULTLAB = join(ROOT, "faultlab");
 
 function requireContract(stage: Stage) {
   if (!stage.contract) throw new CommandError(`${stage.id} has no valid fault contract (fixtures/${stage.id}/failure.json).`);
@@ -21,11 +20,7 @@ function requireContract(stage: Stage) {
 
 /** The unified diff from the faulty module to the reference, coloured on a terminal. */
 export function faultDiff(stage: Stage, colours = paint()): string {
-  const contract = requireContract(stage);
-  const faulty = join(stage.faultyDir, contract.faultFile);
-  const fixed = join(stage.solutionDir, contract.faultFile);
-  const patch = createTwoFilesPatch(repoPath(faulty), repoPath(fixed), readFileSync(faulty, "utf8"), readFileSync(fixed, "utf8"), "faulty", "reference");
-  return patch
+  return faultPatch(stage, requireContract(stage))
     .split("\n")
     .filter((line) => !/^={3,}$/.test(line))
     .map((line) => (line.startsWith("+") && !line.startsWith("+++") ? colours.green(line) : line.startsWith("-") && !line.startsWith("---") ? colours.red(line) : line.startsWith("@@") ? colours.cyan(line) : line))
@@ -45,7 +40,7 @@ export async function demonstrate(catalog: Catalog, stage: Stage, output: Output
   output.out(`  also failing      ${contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.join("; ")}`);
   output.out("");
 
-  const { tests, loadErrors } = await runStageTests(catalog, stage, "faulty");
+  const { tests, loadErrors } = await runStageTests(catalog, stage, treeFor(catalog, stage, "faulty"));
   const result = evaluateContract(contract, tests, loadErrors);
   output.out("What failed against the faulty tree");
   for (const test of tests.filter((candidate) => candidate.status !== "passed")) {
@@ -77,7 +72,7 @@ export async function demonstrate(catalog: Catalog, stage: Stage, output: Output
 }
 
 export function faultlabFolder(stage: Stage): string {
-  return join(FAULTLAB, stage.id);
+  return join(dirs.faultlab, stage.id);
 }
 
 /** Copies the faulty module into faultlab/ for a learner to repair; a repair in progress is never overwritten without consent. */
@@ -101,8 +96,7 @@ export async function checkFaultLab(catalog: Catalog, stage: Stage, output: Outp
   if (!existsSync(join(folder, contract.faultFile))) {
     throw new CommandError(`There is no repair to check: run npm run lab -- fault ${stage.nn} --open first.`);
   }
-  const layers = [...layersFor(catalog, stage, "solution"), folder];
-  const { tests, loadErrors } = await runStageTests(catalog, stage, "faulty", { layers, name: `stage-${stage.nn}:faultlab` });
+  const { tests, loadErrors } = await runStageTests(catalog, stage, repairTree(catalog, stage, folder));
   const failing = tests.filter((test) => test.status !== "passed");
   const colours = paint();
   if (failing.length === 0 && loadErrors.length === 0 && tests.length > 0) {

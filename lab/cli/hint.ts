@@ -4,15 +4,15 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import type { Stage } from "../catalog/catalog.js";
 import { writeFileAtomic } from "../core/files.js";
-import { CommandError, LAB_STATE, type Output } from "./shared.js";
+import { dirs } from "../core/layout.js";
+import { CommandError, type Output } from "./shared.js";
 
-const HINTS_FILE = join(LAB_STATE, "hints.json");
 const shownSchema = z.record(z.string(), z.int().check(z.nonnegative()));
 
 function readShown(): Record<string, number> {
-  if (!existsSync(HINTS_FILE)) return {};
+  if (!existsSync(dirs.hints)) return {};
   try {
-    const parsed = shownSchema.safeParse(JSON.parse(readFileSync(HINTS_FILE, "utf8")));
+    const parsed = shownSchema.safeParse(JSON.parse(readFileSync(dirs.hints, "utf8")));
     return parsed.success ? parsed.data : {};
   } catch {
     return {}; // a damaged file only forgets which hints were shown
@@ -26,7 +26,7 @@ export function hint(stage: Stage, all: boolean, output: Output): void {
   const seen = Math.min(shown[stage.id] ?? 0, hints.length);
   if (all) {
     hints.forEach((text, index) => output.out(`Hint ${index + 1} of ${hints.length}: ${text}\n`));
-    writeFileAtomic(HINTS_FILE, `${JSON.stringify({ ...shown, [stage.id]: hints.length }, null, 2)}\n`);
+    writeFileAtomic(dirs.hints, `${JSON.stringify({ ...shown, [stage.id]: hints.length }, null, 2)}\n`);
     return;
   }
   if (seen >= hints.length) {
@@ -34,5 +34,5 @@ export function hint(stage: Stage, all: boolean, output: Output): void {
     return;
   }
   output.out(`Hint ${seen + 1} of ${hints.length}: ${hints[seen]}`);
-  writeFileAtomic(HINTS_FILE, `${JSON.stringify({ ...shown, [stage.id]: seen + 1 }, null, 2)}\n`);
+  writeFileAtomic(dirs.hints, `${JSON.stringify({ ...shown, [stage.id]: seen + 1 }, null, 2)}\n`);
 }

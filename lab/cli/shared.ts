@@ -28,8 +28,6 @@ export const terminal: Output = {
   err: (line = "") => process.stderr.write(`${line}\n`),
 };
 
-/** The lab's local state: backups, remembered hints. Git-ignored. */
-export const LAB_STATE = join(ROOT, ".lab");
 
 export function stageNames(catalog: Catalog): string {
   return catalog.stages.map((stage) => stage.id).join(", ");

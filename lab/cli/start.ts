@@ -4,15 +4,13 @@
 // replaced file checked right before it is replaced, and a rollback of what changed if a step fails.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { moduleFile, type Catalog, type Stage } from "../catalog/catalog.js";
+import type { Catalog, Stage } from "../catalog/catalog.js";
 import { readFileState } from "../core/files.js";
-import { MODULE_DIR, dirs } from "../core/layout.js";
+import { MODULE_DIR, backupFiles, dirs, moduleFile, modulePath, workspaceFile } from "../core/layout.js";
 import { reference } from "../trees/reference.js";
 import { acquireLock, type Lock, type LockHolder } from "./lock.js";
-import { CommandError, LAB_STATE, short, type Output } from "./shared.js";
+import { CommandError, short, type Output } from "./shared.js";
 import { applyChanges, listBackups, markRestored, readManifest, sha256, type Change } from "./transaction.js";
-
-export const LOCK = join(LAB_STATE, "lock");
 
 export type Action = "create" | "overwrite" | "leave" | "keep";
 
@@ -41,7 +39,7 @@ export function planStart(catalog: Catalog, stage: Stage, workspace: string = di
   const entries: PlanEntry[] = [];
   for (const owner of catalog.stages) {
     for (const name of owner.spec?.modules ?? []) {
-      const path = `${MODULE_DIR.split("\\").join("/")}/${name}.ts`;
+      const path = modulePath(name);
       const before = currentHash(workspace, path);
       if (owner.number >= stage.number) {
         // The learner's own work for this stage or a later one: never touched by start.
@@ -76,7 +74,7 @@ export interface StartOptions {
 
 /** Runs `body` holding the lab's lock, after tidying what an interrupted command may have left. */
 async function locked<T>(command: string, output: Output, body: (lock: Lock) => Promise<T>): Promise<T> {
-  const { lock, interrupted } = acquireLock(LOCK, command);
+  const { lock, interrupted } = acquireLock(dirs.lock, command);
   try {
     if (interrupted) reportInterrupted(interrupted, output);
     await sweepTemporaryFiles(output);
@@ -129,7 +127,7 @@ export async function start(catalog: Catalog, stage: Stage, options: StartOption
     const writes: Change[] = changes.map((entry) => ({ path: entry.path, before: entry.before, after: readFileSync(entry.source ?? "") }));
     const { controller } = await reference();
     const digest = controller.previewDigest(Object.fromEntries(writes.map((write) => [write.path, write.after ?? new Uint8Array()])));
-    const name = await applyChanges({ workspace: dirs.workspace, command: `start ${stage.id}`, stage: stage.id, changes: writes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
+    const name = await applyChanges({ command: `start ${stage.id}`, stage: stage.id, changes: writes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
     output.out(`Done: ${changes.length - overwrites.length} created, ${overwrites.length} overwritten (plan digest ${short(digest)}).`);
     output.out(`Backup: .lab/backups/${name}/ — undo with: npm run lab -- restore ${name}`);
     output.out(`Next: read stages/${stage.id}/README.md and run npm test -- stage-${stage.nn}`);
@@ -141,7 +139,7 @@ export async function restore(name: string | undefined, options: StartOptions): 
   await locked(`restore${name ? ` ${name}` : ""}`, output, async (lock) => {
     const backups = listBackups();
     // Only a backup the lab made can be named: the name is looked up, never joined onto a path.
-    const chosen = name === undefined ? backups.filter((backup) => !backup.restored && readCommand(backup.folder).startsWith("start ")).at(-1) : backups.find((backup) => backup.name === name);
+    const chosen = name === undefined ? backups.filter((backup) => !backup.restored && readCommand(backup.name).startsWith("start ")).at(-1) : backups.find((backup) => backup.name === name);
     if (!chosen) {
       if (name !== undefined) {
         const known = backups.map((backup) => backup.name);
@@ -149,7 +147,7 @@ export async function restore(name: string | undefined, options: StartOptions): 
       }
       throw new CommandError("There is no backup left to restore: start has not changed workspace/ (see .lab/backups/).");
     }
-    const manifest = readManifest(chosen.folder);
+    const manifest = readManifest(chosen.name);
     if (typeof manifest === "string") throw new CommandError(`.lab/backups/${chosen.name}/ cannot be restored: ${manifest}.`);
     output.out(`Plan: undo "${manifest.command}" from ${manifest.createdAt} (.lab/backups/${chosen.name}/).`);
 
@@ -163,7 +161,7 @@ export async function restore(name: string | undefined, options: StartOptions): 
       }
       let bytes: Uint8Array | null = null;
       if (entry.before !== null) {
-        const copy = readFileState(join(chosen.folder, "files", entry.path));
+        const copy = readFileState(backupFiles(chosen.name).copy(entry.path));
         if (copy.kind !== "file" || sha256(copy.bytes) !== entry.before) {
           throw new CommandError(`The backup of workspace/${entry.path} in .lab/backups/${chosen.name}/ is missing or does not match its recorded hash; nothing was changed.`);
         }
@@ -186,14 +184,14 @@ export async function restore(name: string | undefined, options: StartOptions): 
       `Replace ${changedSince.length} file(s) you changed since? They are kept in a new backup.`,
       `Refusing to replace ${changedSince.join(", ")}, changed since "${manifest.command}", without consent: rerun with --yes (they are kept in a new backup).`,
     );
-    const undo = await applyChanges({ workspace: dirs.workspace, command: `restore ${chosen.name}`, stage: manifest.stage, changes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
+    const undo = await applyChanges({ command: `restore ${chosen.name}`, stage: manifest.stage, changes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
     markRestored(chosen, undo);
     output.out(`Restored: workspace/ is as it was before "${manifest.command}".`);
     output.out(`What this replaced is kept in .lab/backups/${undo}/ — undo this restore with: npm run lab -- restore ${undo}`);
   });
 }
 
-function readCommand(folder: string): string {
-  const manifest = readManifest(folder);
+function readCommand(name: string): string {
+  const manifest = readManifest(name);
   return typeof manifest === "string" ? "" : manifest.command;
 }

@@ -12,12 +12,12 @@ import { chmodSync, existsSync, readdirSync, rmSync, unlinkSync } from "node:fs"
 import { join } from "node:path";
 import * as fsPromises from "node:fs/promises";
 import * as z from "zod/mini";
-import type { AtomicFileSystem } from "../../solutions/stage-05-atomic-write/forge/tools/atomic.js";
+import type { AtomicFileSystem } from "forge/tools/atomic";
 import { writeFileAtomic, readFileState, type FileState } from "../core/files.js";
+import { backupFiles, dirs, workspaceFile } from "../core/layout.js";
 import { reference } from "../trees/reference.js";
-import { CommandError, LAB_STATE } from "./shared.js";
+import { CommandError } from "./shared.js";
 
-export const BACKUPS = join(LAB_STATE, "backups");
 
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -58,8 +58,8 @@ export type BackupEntry = z.infer<typeof entrySchema>;
 export type Manifest = z.infer<typeof manifestV2>;
 
 /** Reads a backup's manifest in the current form, whichever version wrote it. */
-export function readManifest(folder: string): Manifest | string {
-  const state = readFileState(join(folder, "manifest.json"));
+export function readManifest(name: string): Manifest | string {
+  const state = readFileState(backupFiles(name).manifest);
   if (state.kind !== "file") return "it has no manifest.json";
   let data: unknown;
   try {
@@ -82,25 +82,24 @@ export function readManifest(folder: string): Manifest | string {
 
 export interface Backup {
   readonly name: string;
-  readonly folder: string;
   readonly restored: boolean;
 }
 
 /** Every backup under .lab/backups/, oldest first. Only these names are ever accepted by `restore`. */
 export function listBackups(): Backup[] {
-  if (!existsSync(BACKUPS)) return [];
-  return readdirSync(BACKUPS, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(BACKUPS, entry.name, "manifest.json")))
+  if (!existsSync(dirs.backups)) return [];
+  return readdirSync(dirs.backups, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(backupFiles(entry.name).manifest))
     .map((entry) => entry.name)
     .sort()
-    .map((name) => ({ name, folder: join(BACKUPS, name), restored: existsSync(join(BACKUPS, name, "restored.json")) }));
+    .map((name) => ({ name, restored: existsSync(backupFiles(name).restored) }));
 }
 
 function backupName(now: Date): string {
   const base = now.toISOString().replace(/[:.]/g, "-");
   for (let suffix = 1; ; suffix += 1) {
     const name = suffix === 1 ? base : `${base}-${suffix}`;
-    if (!existsSync(join(BACKUPS, name))) return name;
+    if (!existsSync(backupFiles(name).folder)) return name;
   }
 }
 
@@ -124,7 +123,6 @@ const show = (hash: string | null | "other") => (hash === null ? "no file" : has
 export class ChangedMeanwhile extends Error {}
 
 export interface ApplyOptions {
-  readonly workspace: string;
   /** `start stage-04-approval-gate`, `restore 2026-…`: names the backup and the messages. */
   readonly command: string;
   readonly stage: string | null;
@@ -139,16 +137,16 @@ export interface ApplyOptions {
  * of the backup that undoes the command. Throws a CommandError that says what happened to workspace/.
  */
 export async function applyChanges(options: ApplyOptions): Promise<string> {
-  const { workspace, command, changes } = options;
+  const { command, changes } = options;
   const verb = command.split(" ")[0] ?? command;
   const name = backupName(options.now ?? new Date());
-  const folder = join(BACKUPS, name);
+  const backup = backupFiles(name);
   const entries: BackupEntry[] = [];
 
   // 1. The backup, before anything changes: each original is copied with its mode, read back and checked.
   try {
     for (const change of changes) {
-      const state = readFileState(join(workspace, change.path));
+      const state = readFileState(workspaceFile(change.path));
       const hash = stateHash(state);
       if (hash !== change.before) {
         throw new ChangedMeanwhile(`workspace/${change.path} changed since the plan was made (${show(change.before)} → ${show(hash)})`);
@@ -156,7 +154,7 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
       let mode: number | null = null;
       if (state.kind === "file") {
         mode = state.mode;
-        const copy = join(folder, "files", change.path);
+        const copy = backup.copy(change.path);
         writeFileAtomic(copy, state.bytes, { mode: state.mode & 0o777 });
         const check = readFileState(copy);
         if (stateHash(check) !== hash) throw new Error(`the backup copy of workspace/${change.path} does not read back as written`);
@@ -164,9 +162,9 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
       entries.push({ path: change.path, before: hash, mode, after: change.after ? sha256(change.after) : null });
     }
     const manifest: Manifest = { version: 2, command, stage: options.stage, createdAt: (options.now ?? new Date()).toISOString(), entries };
-    writeFileAtomic(join(folder, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileAtomic(backup.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
+    rmSync(backup.folder, { recursive: true, force: true });
     throw new CommandError(`${verb} stopped before changing anything: ${describe(error)}. workspace/ is as it was.`);
   }
   options.onBackup?.(name);
@@ -176,7 +174,7 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
   const done: number[] = [];
   try {
     for (const [index, change] of changes.entries()) {
-      const target = await paths.resolveWorkspacePath(workspace, change.path);
+      const target = await paths.resolveWorkspacePath(dirs.workspace, change.path);
       const unchanged = () => {
         const now = stateHash(readFileState(target));
         if (now !== change.before) {
@@ -203,10 +201,10 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
       }
     }
   } catch (error) {
-    const { left, restored } = await rollBack(workspace, folder, name, changes, entries, done);
+    const { left, restored } = await rollBack(name, changes, entries, done);
     if (left.length === 0) {
       // Certain now that workspace/ is as it was: only then does the backup go.
-      rmSync(folder, { recursive: true, force: true });
+      rmSync(backup.folder, { recursive: true, force: true });
       throw new CommandError(
         restored > 0
           ? `${verb} failed and workspace/ was rolled back, unchanged: ${describe(error)}`
@@ -230,8 +228,6 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
  * command wrote: a file someone changed since is left alone and reported. Returns what is left wrong.
  */
 async function rollBack(
-  workspace: string,
-  folder: string,
   name: string,
   changes: readonly Change[],
   entries: readonly BackupEntry[],
@@ -244,7 +240,7 @@ async function rollBack(
     const change = changes[index];
     const entry = entries[index];
     if (!change || !entry) continue;
-    const target = join(workspace, change.path);
+    const target = workspaceFile(change.path);
     const original = `.lab/backups/${name}/files/${change.path}`;
     try {
       const now = stateHash(readFileState(target));
@@ -256,7 +252,7 @@ async function rollBack(
       if (entry.before === null) {
         unlinkSync(target);
       } else {
-        const copy = readFileState(join(folder, "files", change.path));
+        const copy = readFileState(backupFiles(name).copy(change.path));
         if (copy.kind !== "file" || sha256(copy.bytes) !== entry.before) throw new Error("its backup copy is missing or damaged");
         await atomic.atomicWrite(target, copy.bytes);
         if (entry.mode !== null) chmodSync(target, entry.mode);
@@ -273,5 +269,5 @@ async function rollBack(
 
 /** Marks a backup as undone, so a plain `restore` moves on to the one before it. */
 export function markRestored(backup: Backup, by: string): void {
-  writeFileAtomic(join(backup.folder, "restored.json"), `${JSON.stringify({ restoredAt: new Date().toISOString(), by })}\n`);
+  writeFileAtomic(backupFiles(backup.name).restored, `${JSON.stringify({ restoredAt: new Date().toISOString(), by })}\n`);
 }

@@ -1,22 +1,37 @@
 // Where things live in the repository. Every other module asks here instead of building paths itself.
-import { fileURLToPath } from "node:url";
 import { join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 
 export const COURSE_ID = "tools-sandbox-side-effects";
 
-/** The top-level folders of a Forge Lab checkout. */
+/** The folders and well-known files of a Forge Lab checkout. */
 export function layoutOf(root: string) {
+  const labState = join(root, ".lab");
   return {
     root,
     stages: join(root, "stages"),
     solutions: join(root, "solutions"),
     faulty: join(root, "faulty"),
     fixtures: join(root, "fixtures"),
+    scenarios: join(root, "fixtures", "scenarios"),
     evidence: join(root, "evidence"),
     workspace: join(root, "workspace"),
+    site: join(root, "site"),
+    siteDist: join(root, "site", "dist"),
+    testResults: join(root, "test-results"),
+    /** The learner's local lab state: backups, the lock, remembered hints (git-ignored). */
+    labState,
+    backups: join(labState, "backups"),
+    lock: join(labState, "lock"),
+    hints: join(labState, "hints.json"),
+    /** Where `lab fault --open` puts a faulty module for the learner to repair (git-ignored). */
+    faultlab: join(root, "faultlab"),
     cache: join(root, "node_modules", ".cache", "forge-lab"),
+    tsconfig: join(root, "tsconfig.json"),
+    siteTsconfig: join(root, "site", "client", "tsconfig.json"),
+    packageJson: join(root, "package.json"),
   } as const;
 }
 
@@ -34,6 +49,61 @@ export const dirs: Layout = {
 
 /** The folder inside every layer that holds the modules under test. */
 export const MODULE_DIR = join("forge", "tools");
+
+/** A module's file in a layer (a solution, faulty or workspace folder). */
+export function moduleFile(layer: string, name: string): string {
+  return join(layer, MODULE_DIR, `${name}.ts`);
+}
+
+/** A module's path as the lessons and messages write it, relative to a layer: `forge/tools/paths.ts`. */
+export function modulePath(name: string): string {
+  return `forge/tools/${name}.ts`;
+}
+
+/** The files that belong to a stage, from its folder name. */
+export function stageFiles(layout: Layout, id: string) {
+  const dir = join(layout.stages, id);
+  return {
+    dir,
+    readme: join(dir, "README.md"),
+    spec: join(dir, "stage.json"),
+    contract: join(layout.fixtures, id, "failure.json"),
+    solution: join(layout.solutions, id),
+    faulty: join(layout.faulty, id),
+  } as const;
+}
+
+/** A stage's evidence folder, relative to the repository, as the lessons name it. */
+export function evidenceFolder(stage: { readonly nn: string; readonly slug: string }): string {
+  return `evidence/${COURSE_ID}/${stage.nn}-${stage.slug}`;
+}
+
+/** The folder of this course's evidence, one subfolder per stage (`NN-slug`). */
+export function evidenceRoot(evidence: string = dirs.evidence): string {
+  return join(evidence, COURSE_ID);
+}
+
+/** A stage's evidence folder on disk; FORGE_EVIDENCE may move the evidence root. */
+export function evidenceDir(stage: { readonly nn: string; readonly slug: string }, evidence: string = dirs.evidence): string {
+  return join(evidenceRoot(evidence), `${stage.nn}-${stage.slug}`);
+}
+
+/** A backup of `lab start` or `lab restore`: its manifest, its marks and its copies of learner files. */
+export function backupFiles(name: string) {
+  const folder = join(dirs.backups, name);
+  return {
+    folder,
+    manifest: join(folder, "manifest.json"),
+    restored: join(folder, "restored.json"),
+    /** The copy of a learner file, by its path relative to workspace/. */
+    copy: (path: string) => join(folder, "files", path),
+  } as const;
+}
+
+/** A learner file by its path relative to workspace/ (`forge/tools/paths.ts`). */
+export function workspaceFile(path: string): string {
+  return join(dirs.workspace, path);
+}
 
 /** A path in the form we print and record: relative to the repository, with forward slashes. */
 export function repoPath(absolute: string, root: string = ROOT): string {

@@ -1,11 +1,13 @@
 // Builds and writes verification.json. Building is pure; writing is atomic, so a reader never sees
 // half a file and a crash never leaves a broken one behind.
 import { join } from "node:path";
-import { evidenceDir, experimentId, type Stage } from "../catalog/catalog.js";
+import { experimentId, type Stage } from "../catalog/catalog.js";
+import { evidenceDir } from "../core/layout.js";
 import { evaluateContract } from "../verify/judge-contract.js";
 import { writeFileAtomic } from "../core/files.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
 import {
+  TARGETS,
   VERIFICATION_SCHEMA_VERSION,
   verificationSchema,
   type LoadError,
@@ -65,9 +67,18 @@ export function buildVerification(facts: RunFacts): Verification {
   });
 }
 
-/** A learner's run writes verification.json; a reference run never overwrites it. */
+/** The name of a run's evidence file: a learner's run writes verification.json, a reference run never overwrites it. */
+export function evidenceName(target: Target): string {
+  return target === "workspace" ? "verification.json" : `verification.${target}.json`;
+}
+
 export function evidenceFile(stage: Pick<Stage, "nn" | "slug">, target: Target): string {
-  return join(evidenceDir(stage), target === "workspace" ? "verification.json" : `verification.${target}.json`);
+  return join(evidenceDir(stage), evidenceName(target));
+}
+
+/** The target whose run writes a file of this name, or null for any other name. */
+export function targetOfEvidence(name: string): Target | null {
+  return TARGETS.find((target) => evidenceName(target) === name) ?? null;
 }
 
 export function writeEvidence(file: string, verification: Verification): void {

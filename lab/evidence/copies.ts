@@ -3,7 +3,8 @@
 // content hash, with line endings normalized: a checkout with CRLF endings is still the same code.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { moduleFile, type Stage } from "../catalog/catalog.js";
+import type { Stage } from "../catalog/catalog.js";
+import { moduleFile } from "../core/layout.js";
 
 export type CopyKind = "reference" | "faulty";
 

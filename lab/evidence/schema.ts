@@ -11,6 +11,14 @@ export const TARGETS = ["workspace", "solution", "faulty", "start"] as const;
 export const targetSchema = z.enum(TARGETS);
 export type Target = z.infer<typeof targetSchema>;
 
+/** What each tree is, in words for a learner: "a run against …". */
+export const TARGET_DESCRIPTIONS: Readonly<Record<Target, string>> = {
+  workspace: "your own code in workspace/",
+  solution: "the reference solution",
+  faulty: "the faulty tree of the fault lab",
+  start: "the stage's starting point (the earlier stages' reference, without this stage's module)",
+};
+
 const text = z.string().check(z.minLength(1));
 const count = z.int().check(z.nonnegative());
 const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be a lowercase hex SHA-256"));

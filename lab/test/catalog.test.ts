@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog, moduleOwners, stageByName } from "../catalog/catalog.js";
+import { experimentId, faultCommand, loadCatalog, moduleOwners, stageByName } from "../catalog/catalog.js";
 import { layoutOf, ROOT } from "../core/layout.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 
@@ -70,16 +70,26 @@ it("rejects a fault contract whose expected failure is not a regular expression"
   expect(messages(catalog)).toEqual([`fixtures/${realStage}/failure.json: expectedFailure: must be a valid regular expression`]);
 });
 
+it("derives what the folder name says instead of storing it, and refuses a stage file that stores it", () => {
+  const catalog = checkout({
+    ...editJson(`stages/${realStage}/stage.json`, (data) => (data.experimentId = "tools-sandbox-side-effects-01-other")),
+    ...editJson(`fixtures/${realStage}/failure.json`, (data) => (data.command = "FORGE_TARGET=faulty npm test -- stage-01 --run")),
+  });
+  expect(messages(catalog)).toEqual([
+    `stages/${realStage}/stage.json: (top level): Unrecognized key: "experimentId"`,
+    `fixtures/${realStage}/failure.json: (top level): Unrecognized key: "command"`,
+  ]);
+  const stage = loadCatalog().stages[0];
+  expect(stage && experimentId(stage)).toBe("tools-sandbox-side-effects-01-capability-registry");
+  expect(stage && faultCommand(stage)).toBe("npm run lab -- test 1 --target faulty");
+});
+
 it("checks that the files of a stage agree with each other and with the folders", () => {
   const catalog = checkout({
-    ...editJson(`stages/${realStage}/stage.json`, (data) => {
-      data.experimentId = "tools-sandbox-side-effects-01-other";
-      data.modules = ["registry", "ledger"];
-    }),
+    ...editJson(`stages/${realStage}/stage.json`, (data) => (data.modules = ["registry", "ledger"])),
     ...editJson(`fixtures/${realStage}/failure.json`, (data) => (data.faultFile = "forge/tools/paths.ts")),
   });
   expect(messages(catalog)).toEqual([
-    `stages/${realStage}/stage.json: experimentId: must be "tools-sandbox-side-effects-01-capability-registry"`,
     `solutions/${realStage}/forge/tools/ledger.ts: missing: stage.json lists module "ledger" but the reference solution has no such file`,
     `faulty/${realStage}/forge/tools/paths.ts: missing: failure.json names this fault file`,
     `fixtures/${realStage}/failure.json: faultFile: "forge/tools/paths.ts" is not one of the modules this stage adds`,
@@ -90,7 +100,7 @@ it("refuses a module claimed by two stages and a folder that is not a stage", ()
   const copy = `stage-02-copy`;
   const spec = JSON.parse(real(`stages/${realStage}/stage.json`)) as Record<string, unknown>;
   const catalog = checkout({
-    [`stages/${copy}/stage.json`]: JSON.stringify({ ...spec, id: copy, experimentId: "tools-sandbox-side-effects-02-copy" }),
+    [`stages/${copy}/stage.json`]: JSON.stringify(spec),
     [`stages/${copy}/README.md`]: "",
     [`stages/${copy}/a.test.ts`]: "",
     [`solutions/${copy}/forge/tools/registry.ts`]: "",

@@ -5,14 +5,12 @@ import type { LoadError, TestResult } from "../evidence/schema.js";
 
 const contract: FaultContract = {
   id: "stale-approval",
-  stage: "stage-04-approval-gate",
   faultFile: "forge/tools/approval.ts",
   targetTest: "binds the approval to the plan digest",
   expectedFailure: "expected true to be false",
   alsoFailing: ["may fail too"],
   diagnosis: ["one", "two"],
   fixPrinciple: "compare both",
-  command: "FORGE_TARGET=faulty npm test -- stage-04 --run",
 };
 
 const passed = (name: string): TestResult => ({ name, file: "a.test.ts", status: "passed", durationMs: 1, failure: null });

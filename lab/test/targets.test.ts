@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
 import { dirs, layoutOf } from "../core/layout.js";
 import { stagesMatching } from "../vitest/projects.js";
-import { findModule, layersFor, parseTarget, TARGETS, UnknownTargetError } from "../trees/trees.js";
+import { findModule, parseTarget, repairTree, TARGETS, treeFor, UnknownTargetError } from "../trees/trees.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 
 it("reads FORGE_TARGET, defaulting to the workspace", () => {
@@ -24,11 +24,13 @@ it("layers each target from the stages at and below the one under test", () => {
   const catalog = loadCatalog(layout);
   const [one, two, three] = catalog.stages;
   if (!one || !two || !three) throw new Error("expected three stages");
-  expect(layersFor(catalog, one, "start")).toEqual([]);
-  expect(layersFor(catalog, three, "start")).toEqual([one.solutionDir, two.solutionDir]);
-  expect(layersFor(catalog, two, "solution")).toEqual([one.solutionDir, two.solutionDir]);
-  expect(layersFor(catalog, two, "faulty")).toEqual([one.solutionDir, two.solutionDir, two.faultyDir]);
-  expect(layersFor(catalog, three, "workspace")).toEqual([dirs.workspace]);
+  expect(treeFor(catalog, one, "start").layers).toEqual([]);
+  expect(treeFor(catalog, three, "start").layers).toEqual([one.solutionDir, two.solutionDir]);
+  expect(treeFor(catalog, two, "solution").layers).toEqual([one.solutionDir, two.solutionDir]);
+  expect(treeFor(catalog, two, "faulty").layers).toEqual([one.solutionDir, two.solutionDir, two.faultyDir]);
+  expect(treeFor(catalog, three, "workspace")).toEqual({ name: "workspace", target: "workspace", layers: [dirs.workspace], learner: dirs.workspace });
+  // A learner's repair of a fault sits on the reference and records no evidence.
+  expect(repairTree(catalog, two, join(root, "faultlab"))).toEqual({ name: "repair", target: null, layers: [one.solutionDir, two.solutionDir, join(root, "faultlab")], learner: null });
 });
 
 it("answers a module from the highest layer that has it", () => {

@@ -2,9 +2,10 @@
 import { expect, it } from "vitest";
 import { findStage, loadCatalog, type Stage } from "../catalog/catalog.js";
 import { buildVerification, type RunFacts } from "../evidence/build.js";
-import type { StageRun } from "../evidence/reporter.js";
+
 import type { LoadError, Target, TestResult } from "../evidence/schema.js";
-import { judgeFault, judgeSolution, judgeSpec, judgeStart } from "../verify/verify.js";
+import { treeFor } from "../trees/trees.js";
+import { judgeFault, judgeSolution, judgeSpec, judgeStart, type StageRun } from "../verify/verify.js";
 
 const catalog = loadCatalog();
 const found = findStage(catalog, "stage-01-capability-registry");
@@ -32,7 +33,7 @@ function run(target: Target, tests: readonly TestResult[], loadErrors: readonly 
     missingModules: [],
     contract,
   };
-  return { stage, target, verification: buildVerification(facts), file: "" };
+  return { stage, tree: treeFor(catalog, stage, target), verification: buildVerification(facts) };
 }
 
 it("passes a solution run only when every test passed", () => {

@@ -1,5 +1,5 @@
 // `npm run test:lab`: only the lab engine's own tests (`verify` runs them too).
 import { defineConfig } from "vitest/config";
-import { labProject } from "../vitest/projects.js";
+import { labSuite } from "./suite.js";
 
-export default defineConfig({ test: { projects: [labProject()] } });
+export default defineConfig({ test: { projects: [labSuite.project] } });

@@ -1,19 +1,17 @@
-// The lab's own tools change learner files the way the course teaches: through the reference modules
-// (plan → approve → atomic write → rollback). This loads them from the layered solution folders, with
-// the same layering the tests use, so the lab never keeps a second copy of that logic.
+// The lab's own tools change learner files through the course's reference modules (the path policy,
+// the atomic write, the plan digest). This loads them from the layered solution folders, with the same
+// layering the tests use, so the lab never keeps a second copy of that logic.
 import { register } from "node:module";
 import { pathToFileURL } from "node:url";
-import type * as Atomic from "../../solutions/stage-05-atomic-write/forge/tools/atomic.js";
-import type * as Controller from "../../solutions/stage-07-side-effect-controller/forge/tools/controller.js";
-import type * as Paths from "../../solutions/stage-02-workspace-path-policy/forge/tools/paths.js";
-import type * as Rollback from "../../solutions/stage-06-rollback-journal/forge/tools/rollback.js";
+import type * as Atomic from "forge/tools/atomic";
+import type * as Controller from "forge/tools/controller";
+import type * as Paths from "forge/tools/paths";
 import { loadCatalog } from "../catalog/catalog.js";
 import { findModule } from "./trees.js";
 
 export interface ReferenceModules {
   readonly paths: typeof Paths;
   readonly atomic: typeof Atomic;
-  readonly rollback: typeof Rollback;
   readonly controller: typeof Controller;
 }
 
@@ -32,7 +30,6 @@ export function reference(): Promise<ReferenceModules> {
     return {
       paths: await load<typeof Paths>("paths"),
       atomic: await load<typeof Atomic>("atomic"),
-      rollback: await load<typeof Rollback>("rollback"),
       controller: await load<typeof Controller>("controller"),
     };
   })();

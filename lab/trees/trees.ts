@@ -1,5 +1,6 @@
-// A target names the tree a stage's tests run against. Trees are stacks of layers: a module is taken
-// from the highest layer that has it, so no tree is ever copied.
+// A tree is what a stage's tests run against: a stack of layers, where a module is taken from the
+// highest layer that has it, so no tree is ever copied. The four targets (workspace, solution, faulty,
+// start) are trees whose runs leave evidence; a learner's repair of a fault is a tree that leaves none.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MODULE_DIR, dirs } from "../core/layout.js";
@@ -23,25 +24,40 @@ export function parseTarget(value: string | undefined): Target {
   return target;
 }
 
-export const TARGET_MEANING: Readonly<Record<Target, string>> = {
-  workspace: "your code in workspace/",
-  solution: "the reference solutions of this stage and the ones before it",
-  faulty: "the reference solutions with this stage's injected fault on top",
-  start: "the reference solutions of the earlier stages only: this stage's starting point",
-};
+export interface Tree {
+  /** How projects and messages name it: a target's name, or `repair`. */
+  readonly name: string;
+  /** The target whose evidence a run of this tree records; null for a tree that records none. */
+  readonly target: Target | null;
+  /** Lowest first. */
+  readonly layers: readonly string[];
+  /** The layer with the learner's own code, which is type-checked and looked at afresh on every rerun. */
+  readonly learner: string | null;
+}
 
-/** The layers of a stage's tree, lowest first. */
-export function layersFor(catalog: Catalog, stage: Stage, target: Target): string[] {
-  if (target === "workspace") return [dirs.workspace];
-  const earlier = catalog.stages.filter((other) => other.number < stage.number).map((other) => other.solutionDir);
+function referenceLayers(catalog: Catalog, stage: Stage, upTo: "before" | "including"): string[] {
+  return catalog.stages
+    .filter((other) => (upTo === "before" ? other.number < stage.number : other.number <= stage.number))
+    .map((other) => other.solutionDir);
+}
+
+/** The tree of one of the four targets. */
+export function treeFor(catalog: Catalog, stage: Stage, target: Target): Tree {
   switch (target) {
+    case "workspace":
+      return { name: target, target, layers: [dirs.workspace], learner: dirs.workspace };
     case "start":
-      return earlier;
+      return { name: target, target, layers: referenceLayers(catalog, stage, "before"), learner: null };
     case "solution":
-      return [...earlier, stage.solutionDir];
+      return { name: target, target, layers: referenceLayers(catalog, stage, "including"), learner: null };
     case "faulty":
-      return [...earlier, stage.solutionDir, stage.faultyDir];
+      return { name: target, target, layers: [...referenceLayers(catalog, stage, "including"), stage.faultyDir], learner: null };
   }
+}
+
+/** The reference with a learner's repaired module on top (`lab fault --check`): it records no evidence. */
+export function repairTree(catalog: Catalog, stage: Stage, folder: string): Tree {
+  return { name: "repair", target: null, layers: [...referenceLayers(catalog, stage, "including"), folder], learner: null };
 }
 
 /** The file a stack of layers answers for a path inside a layer (`.js` and `.ts` both mean the .ts file). */

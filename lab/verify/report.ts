@@ -25,8 +25,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
     `${label.padEnd(wide)}  ${check.ok ? colours.green(mark(check)) : colours.red(mark(check))}`;
   out.push(
     other(`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck),
-    other("lab engine tests", report.lab),
-    other("course site tests (Chromium)", report.site),
+    ...report.suites.map((suite) => other(suite.label, suite.check)),
     "",
   );
 
@@ -43,8 +42,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   }
   for (const problem of report.catalogProblems) breaches.push(`${problem.file}: ${problem.message}`);
   for (const problem of report.typecheck.problems) breaches.push(`typecheck: ${problem}`);
-  for (const problem of report.lab.problems) breaches.push(`lab engine tests: ${problem}`);
-  for (const problem of report.site.problems) breaches.push(`course site tests: ${problem}`);
+  for (const suite of report.suites) for (const problem of suite.check.problems) breaches.push(`${suite.label}: ${problem}`);
   if (report.rows.length === 0) breaches.push("no stage was found under stages/");
 
   if (breaches.length > 0) {

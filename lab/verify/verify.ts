@@ -8,19 +8,14 @@ import type { TestModule } from "vitest/node";
 import { createVitest } from "vitest/node";
 import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/catalog.js";
 import { evaluateStart } from "./judge-contract.js";
-import { ROOT, repoPath } from "../core/layout.js";
+import { dirs, ROOT, repoPath } from "../core/layout.js";
 import { lessonProblems } from "../authoring/lesson.js";
-import {
-  LAB_PROJECT,
-  labProject,
-  ProjectIndex,
-  projectName,
-  SITE_PROJECT,
-  siteProject,
-  stageProject,
-  type StageProject,
-} from "../vitest/projects.js";
-import { EvidenceReporter, toTestResult, type StageRun } from "../evidence/reporter.js";
+import { ProjectIndex, projectName, stageProject, type StageProject, type Suite } from "../vitest/projects.js";
+import { EvidenceReporter, recordRun, runContext } from "../evidence/reporter.js";
+import { resultsOf, toTestResult } from "../evidence/results.js";
+import type { Verification } from "../evidence/schema.js";
+import { treeFor } from "../trees/trees.js";
+import { SUITES } from "./suites.js";
 import { runTsc, type Diagnostic } from "../vitest/typecheck.js";
 import type { Target } from "../trees/trees.js";
 
@@ -44,12 +39,17 @@ export interface StageRow {
   readonly spec: Check;
 }
 
+/** A stage's tests run against one of its trees, and what the run proves. */
+export interface StageRun extends StageProject {
+  readonly verification: Verification;
+}
+
 export interface VerifyReport {
   readonly rows: readonly StageRow[];
   readonly catalogProblems: readonly Problem[];
   readonly typecheck: Check;
-  readonly lab: Check;
-  readonly site: Check;
+  /** The repository's own suites (the lab engine's, the site's), each with its label. */
+  readonly suites: ReadonlyArray<{ readonly label: string; readonly check: Check }>;
   readonly seconds: { readonly total: number; readonly typecheck: number };
   readonly ok: boolean;
 }
@@ -163,13 +163,13 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const catalog: Catalog = loadCatalog();
   const wanted = (stage: Stage) => !options.stages?.length || options.stages.includes(stage.id);
   const stages = catalog.stages.filter(wanted);
-  const pairs: StageProject[] = stages.flatMap((stage) => VERIFY_TARGETS.map((target) => ({ stage, target })));
-  const reporter = new EvidenceReporter(new ProjectIndex(catalog, pairs));
+  const projects: StageProject[] = stages.flatMap((stage) => VERIFY_TARGETS.map((target) => ({ stage, tree: treeFor(catalog, stage, target) })));
+  // The reporter writes each run's evidence file; the judgement below reads vitest's results itself.
+  const reporter = new EvidenceReporter(new ProjectIndex(catalog, projects));
 
   let typecheckSeconds = 0;
   // The repository, and the site's browser code with the DOM types it alone may use.
-  const projects = [join(ROOT, "tsconfig.json"), join(ROOT, "site", "client", "tsconfig.json")];
-  const typecheck = Promise.all(projects.map((project) => runTsc(project))).then(
+  const typecheck = Promise.all([dirs.tsconfig, dirs.siteTsconfig].map((project) => runTsc(project))).then(
     (results) => {
       const diagnostics = results.flat();
       typecheckSeconds = (performance.now() - started) / 1000;
@@ -182,25 +182,25 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const vitest = await createVitest(
     "test",
     { watch: false, config: false, root: ROOT, reporters: [reporter, ...(progress ? [projectProgress(progress)] : [])] },
-    {
-      test: {
-        projects: [
-          ...pairs.map(({ stage, target }) => stageProject(catalog, stage, target)),
-          labProject(),
-          siteProject(),
-        ],
-      },
-    },
+    { test: { projects: [...projects.map((project) => stageProject(catalog, project)), ...SUITES.map((suite) => suite.project)] } },
   );
-  let suites: TestModule[] = [];
+  let modules: TestModule[] = [];
   try {
     await vitest.start();
-    suites = vitest.state.getTestModules();
+    modules = vitest.state.getTestModules();
   } finally {
     await vitest.close();
   }
 
-  const run = (stage: Stage, target: Target) => reporter.runs.get(projectName(stage, target));
+  const context = runContext(vitest.version);
+  const runs = new Map<string, StageRun>();
+  for (const project of projects) {
+    const name = projectName(project);
+    const ran = modules.filter((module) => module.project.name === name);
+    if (ran.length === 0 || !project.tree.target) continue;
+    runs.set(name, { ...project, verification: recordRun(catalog, project, project.tree.target, resultsOf(ran), context) });
+  }
+  const run = (stage: Stage, target: Target) => runs.get(projectName({ stage, tree: treeFor(catalog, stage, target) }));
   const rows = stages.map((stage) => ({
     stage,
     solution: judgeSolution(stage, run(stage, "solution")),
@@ -210,21 +210,18 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   }));
   const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
   const typecheckCheck = await typecheck;
-  const lab = judgeSuite(suites.filter((module) => module.project.name === LAB_PROJECT));
-  const site = judgeSuite(suites.filter((module) => module.project.name === SITE_PROJECT));
+  const suites = SUITES.map((suite: Suite) => ({ label: suite.label, check: judgeSuite(modules.filter((module) => module.project.name === suite.project.test.name)) }));
   const ok =
     rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok) &&
     catalogProblems.length === 0 &&
     typecheckCheck.ok &&
-    lab.ok &&
-    site.ok &&
+    suites.every((suite) => suite.check.ok) &&
     stages.length > 0;
   return {
     rows,
     catalogProblems,
     typecheck: typecheckCheck,
-    lab,
-    site,
+    suites,
     seconds: { total: (performance.now() - started) / 1000, typecheck: typecheckSeconds },
     ok,
   };

@@ -1,54 +1,39 @@
-// One vitest project per (stage, target): the stage's test files with the resolver of that tree.
-// `npm test` builds one target's projects; `verify` builds several targets' in the same process.
+// One vitest project per (stage, tree): the stage's test files with the resolver of that tree. `npm test`
+// builds one target's projects; `verify` builds several targets' in the same process.
 import type { TestProjectInlineConfiguration } from "vitest/config";
 import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
 import { ROOT, repoPath } from "../core/layout.js";
+import type { Tree } from "../trees/trees.js";
 import { forgeLayers } from "./resolver.js";
-import { layersFor, type Target } from "../trees/trees.js";
 
+/** A stage and the tree its tests run against: what one project stands for. */
 export interface StageProject {
   readonly stage: Stage;
-  readonly target: Target;
+  readonly tree: Tree;
 }
 
 /** Short and readable in vitest's output, e.g. `stage-01:solution`. */
-export function projectName(stage: Pick<Stage, "nn">, target: Target): string {
-  return `stage-${stage.nn}:${target}`;
+export function projectName({ stage, tree }: StageProject): string {
+  return `stage-${stage.nn}:${tree.name}`;
 }
 
-/**
- * The project of one stage against one tree. `layers` and `name` are for the lab's own trees, such as a
- * learner's repair of a fault (`lab fault --check`); the four targets compute theirs.
- */
-export function stageProject(
-  catalog: Catalog,
-  stage: Stage,
-  target: Target,
-  custom: { layers: readonly string[]; name: string } | null = null,
-): TestProjectInlineConfiguration {
-  const layers = custom?.layers ?? layersFor(catalog, stage, target);
+export function stageProject(catalog: Catalog, project: StageProject): TestProjectInlineConfiguration {
+  const { stage, tree } = project;
   return {
-    plugins: [forgeLayers({ stage, target, layers, owners: moduleOwners(catalog) })],
+    plugins: [forgeLayers({ stage, tree, owners: moduleOwners(catalog) })],
     test: {
       // A test that starts a child process needs the file behind a module: see lab/testing.ts.
-      provide: { forgeLayers: [...layers] },
-      name: custom?.name ?? projectName(stage, target),
+      provide: { forgeLayers: [...tree.layers] },
+      name: projectName(project),
       root: ROOT,
       include: stage.testFiles.map((file) => repoPath(file)),
       // Stage tests keep no global state, so one thread may run a stage's files one after another:
-      // it starts in a fraction of the time of a forked, isolated worker per file. The learner's
-      // workspace stays isolated: in watch mode each rerun must see their files afresh.
+      // it starts in a fraction of the time of a forked, isolated worker per file. A learner's code
+      // stays isolated: in watch mode each rerun must see their files afresh.
       pool: "threads",
-      isolate: target === "workspace",
+      isolate: tree.learner !== null,
     },
   };
-}
-
-export const LAB_PROJECT = "lab";
-
-/** The lab engine's own tests. */
-export function labProject(): TestProjectInlineConfiguration {
-  return { test: { name: LAB_PROJECT, root: ROOT, include: ["lab/test/**/*.test.ts"] } };
 }
 
 /**
@@ -64,22 +49,25 @@ export function stagesMatching(catalog: Catalog, filters: readonly string[]): re
   return matching.length > 0 ? matching : catalog.stages;
 }
 
-export const SITE_PROJECT = "site";
-
-/** The course site's tests: the self-check logic, and the built site in a real Chromium. */
-export function siteProject(): TestProjectInlineConfiguration {
-  return { test: { name: SITE_PROJECT, root: ROOT, include: ["site/test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } };
-}
-
-/** Finds the stage and target behind a project name. */
+/** Finds the stage and tree behind a project name. */
 export class ProjectIndex {
   readonly #projects = new Map<string, StageProject>();
 
-  constructor(readonly catalog: Catalog, pairs: readonly StageProject[]) {
-    for (const pair of pairs) this.#projects.set(projectName(pair.stage, pair.target), pair);
+  constructor(
+    readonly catalog: Catalog,
+    projects: readonly StageProject[],
+  ) {
+    for (const project of projects) this.#projects.set(projectName(project), project);
   }
 
   get(name: string): StageProject | undefined {
     return this.#projects.get(name);
   }
+}
+
+/** One of the repository's own test suites (the lab engine's, the site's), as verify runs it. */
+export interface Suite {
+  /** The row verify prints for it. */
+  readonly label: string;
+  readonly project: TestProjectInlineConfiguration & { readonly test: { readonly name: string } };
 }

@@ -2,15 +2,18 @@
 // inside a layer from the same stack, so a reference module that imports `./atomic.js` finds it in
 // whichever layer provides it. A module no layer has becomes a module that throws one clear line.
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { isInside } from "../core/inside.js";
 import type { Plugin } from "vite";
 import "vitest/config";
 import type { Stage } from "../catalog/catalog.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
-import { findInLayers, findModule, type Target } from "../trees/trees.js";
+import { findInLayers, findModule, type Tree } from "../trees/trees.js";
 import { isSyntaxError, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
 
 export const MISSING_MODULE_ERROR = "ModuleNotWritten";
+/** The property of a ModuleNotWritten error that names the module. */
+export const MISSING_MODULE_FIELD = "forgeModule";
 export const TYPESCRIPT_ERROR = "TypeScriptError";
 /** The section of a lesson that walks through writing its modules. */
 export const MODULE_SECTION = "Worked example";
@@ -20,30 +23,23 @@ const BARE = /^forge\/tools\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?$/;
 
 export interface LayerOptions {
   readonly stage: Stage;
-  readonly target: Target;
-  /** Lowest layer first. */
-  readonly layers: readonly string[];
+  readonly tree: Tree;
   /** Which stage adds each module. */
   readonly owners: ReadonlyMap<string, Stage>;
 }
 
-function inside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
-
 /** The line a learner reads when a module their tests need does not exist yet. */
 export function missingModuleMessage(options: LayerOptions, name: string): string {
-  const { stage, target, owners } = options;
+  const { stage, tree, owners } = options;
   const owner = owners.get(name);
-  if (target === "workspace") {
+  if (tree.target === "workspace") {
     const file = repoPath(join(dirs.workspace, MODULE_DIR, `${name}.ts`));
     if (!owner) return `forge/tools/${name} is not written yet: create ${file}.`;
     const where = `${repoPath(owner.readmePath)}, section "${MODULE_SECTION}"`;
     const earlier = owner.number < stage.number ? ` It belongs to ${owner.id}, an earlier stage.` : "";
     return `forge/tools/${name} is not written yet: create ${file} (explained in ${where}).${earlier}`;
   }
-  return `forge/tools/${name} does not exist in the ${target} tree of ${stage.id}.`;
+  return `forge/tools/${name} does not exist in the ${tree.name} tree of ${stage.id}.`;
 }
 
 export function typeScriptErrorMessage(diagnostics: readonly Diagnostic[]): string {
@@ -63,19 +59,24 @@ function isMissingNeighbour(diagnostic: Diagnostic): boolean {
   return name !== undefined && !existsSync(join(dirname(diagnostic.file), `${name}.ts`));
 }
 
-/** Code for a module that throws `message` when imported, with no stack trace to wade through. */
-function throwingModule(name: string, message: string): string {
+/**
+ * Code for a module that throws `message` when imported, with no stack trace to wade through. The
+ * missing module's name travels on the error as data (vitest keeps an error's own properties), so the
+ * evidence never has to read it back out of the message.
+ */
+function throwingModule(name: string, message: string, missingModule: string | null = null): string {
   return `const error = new Error(${JSON.stringify(message)});
 error.name = ${JSON.stringify(name)};
 error.stack = error.name + ": " + error.message;
+error.${MISSING_MODULE_FIELD} = ${JSON.stringify(missingModule)};
 throw error;
 export {};
 `;
 }
 
 export function forgeLayers(options: LayerOptions): Plugin {
-  const { layers, target } = options;
-  const workspaceModules = join(dirs.workspace, MODULE_DIR);
+  const { layers, learner } = options.tree;
+  const learnerModules = learner === null ? null : join(learner, MODULE_DIR);
 
   return {
     name: "forge-layers",
@@ -87,7 +88,7 @@ export function forgeLayers(options: LayerOptions): Plugin {
         return findModule(layers, name) ?? `${MISSING_PREFIX}${name}`;
       }
       if (!importer || !source.startsWith(".")) return null;
-      const layer = layers.find((root) => inside(root, importer));
+      const layer = layers.find((root) => isInside(root, importer));
       if (!layer) return null;
       const pathInLayer = relative(layer, resolve(dirname(importer), source));
       const found = findInLayers(layers, pathInLayer);
@@ -97,14 +98,15 @@ export function forgeLayers(options: LayerOptions): Plugin {
     },
     async load(id) {
       if (id.startsWith(MISSING_PREFIX)) {
-        return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, id.slice(MISSING_PREFIX.length)));
+        const name = id.slice(MISSING_PREFIX.length);
+        return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, name), name);
       }
-      if (target !== "workspace" || !inside(workspaceModules, id)) return null;
+      if (learnerModules === null || !isInside(learnerModules, id)) return null;
       const own = (await typecheckWorkspace()).filter((diagnostic) => diagnostic.file === id && !isMissingNeighbour(diagnostic));
       return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own)) : null;
     },
     configureVitest({ vitest, project }) {
-      if (target !== "workspace") return;
+      if (learner === null) return;
       // A learner file that appears, changes or goes away can change what other files resolve to (a
       // "missing" stand-in is baked into its importers) and how they type-check: start each rerun afresh.
       vitest.onTestsRerun(() => {

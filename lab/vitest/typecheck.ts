@@ -53,7 +53,7 @@ export function workspaceTsconfigPath(workspace: string): string {
 function workspaceTsconfig(): string {
   const file = workspaceTsconfigPath(dirs.workspace);
   const config = {
-    extends: join(ROOT, "tsconfig.json"),
+    extends: dirs.tsconfig,
     compilerOptions: { paths: {}, rootDirs: [], typeRoots: [join(ROOT, "node_modules", "@types")] },
     include: [join(dirs.workspace, MODULE_DIR, "**", "*.ts")],
     exclude: [],

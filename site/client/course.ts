@@ -31,4 +31,6 @@ export interface StagePageData {
 }
 
 export const COURSE_DATA_ID = "forge-course";
+/** Where `npm start` lists this checkout's evidence files (relative to the site root); a key appended fetches one. */
+export const EVIDENCE_ENDPOINT = "__forge/evidence";
 export const STAGE_DATA_ID = "forge-stage";

@@ -1,7 +1,8 @@
 // The browser side of the course site: progress, the quiz, graded hints, the rubric, reveals and the
 // self-check. Everything runs in this page; the only request it may make is to the local server that
 // `npm start` runs, for the list of evidence files in this checkout.
-import { COURSE_DATA_ID, STAGE_DATA_ID, type CourseData, type StagePageData } from "./course.js";
+import { OPTION_LETTERS } from "../../lab/catalog/names.js";
+import { COURSE_DATA_ID, EVIDENCE_ENDPOINT, STAGE_DATA_ID, type CourseData, type StagePageData } from "./course.js";
 import { createStore, resultsFromVerdict, stateOf, type ProgressStore } from "./progress.js";
 import { checkVerification, MAX_FILE_BYTES, type Verdict } from "./selfcheck.js";
 
@@ -26,7 +27,6 @@ function browserStorage(): Storage | null {
   }
 }
 
-const LETTERS = ["A", "B", "C", "D"];
 
 class Page {
   constructor(
@@ -131,8 +131,8 @@ class Page {
       const right = choice === stage.prediction.answer;
       if (verdict) {
         verdict.textContent = right
-          ? `Right: ${LETTERS[choice]} is the answer.`
-          : `Not quite: you chose ${LETTERS[choice]}; the answer is ${LETTERS[stage.prediction.answer]}.`;
+          ? `Right: ${OPTION_LETTERS[choice]} is the answer.`
+          : `Not quite: you chose ${OPTION_LETTERS[choice]}; the answer is ${OPTION_LETTERS[stage.prediction.answer]}.`;
         verdict.dataset.right = String(right);
       }
       if (why) why.hidden = false;
@@ -238,7 +238,7 @@ class Page {
     const base = this.stage ? "../" : "";
     let files: Array<{ key: string; stage: string; target: string; file: string }>;
     try {
-      const response = await fetch(`${base}__forge/evidence`, { cache: "no-store" });
+      const response = await fetch(`${base}${EVIDENCE_ENDPOINT}`, { cache: "no-store" });
       if (!response.ok) return;
       files = (await response.json()) as typeof files;
     } catch {
@@ -254,7 +254,7 @@ class Page {
       button.textContent = `Load ${entry.file}`;
       button.addEventListener("click", async () => {
         try {
-          const response = await fetch(`${base}__forge/evidence/${encodeURIComponent(entry.key)}`, { cache: "no-store" });
+          const response = await fetch(`${base}${EVIDENCE_ENDPOINT}/${encodeURIComponent(entry.key)}`, { cache: "no-store" });
           if (!response.ok) throw new Error(`the server answered ${response.status}`);
           this.apply(checkVerification(await response.text(), this.course), entry.file);
         } catch (error) {

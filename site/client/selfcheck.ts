@@ -4,13 +4,8 @@
 // are recounted, the test list is compared with the stage's current suite, and the stage's own module
 // is compared with the course's reference and faulty modules.
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
-import { config } from "zod/mini";
-import { en } from "zod/locales";
-import { VERIFICATION_SCHEMA_VERSION, verificationSchema, type Verification } from "../../lab/evidence/schema.js";
+import { TARGET_DESCRIPTIONS, VERIFICATION_SCHEMA_VERSION, verificationSchema, type Verification } from "../../lab/evidence/schema.js";
 import type { CourseData, StageSummary } from "./course.js";
-
-// zod/mini ships without messages; English ones name what is wrong in a file.
-config(en());
 
 /** A real verification file is a few kilobytes; anything this large is refused before it is parsed. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -34,11 +29,6 @@ export type Verdict =
       readonly message: string;
     };
 
-const TARGET_WORDS: Readonly<Record<Exclude<Verification["target"], "workspace">, string>> = {
-  solution: "the reference solution",
-  faulty: "the faulty tree of the fault lab",
-  start: "the stage's starting point",
-};
 
 const COPY_WORDS = { reference: "reference solution", faulty: "faulty module of the fault lab" } as const;
 
@@ -83,7 +73,7 @@ function readEvidence(text: string): Verification | string {
 function notTheLearners(evidence: Verification, stage: StageSummary): string | null {
   const run = `npm test -- stage-${stage.nn}`;
   if (evidence.target !== "workspace") {
-    return `This file comes from a run against ${TARGET_WORDS[evidence.target]} (target "${evidence.target}"), not your workspace, so it does not count. Run ${run} on your own code and load the verification.json it writes.`;
+    return `This file comes from a run against ${TARGET_DESCRIPTIONS[evidence.target]} (target "${evidence.target}"), not your workspace, so it does not count. Run ${run} on your own code and load the verification.json it writes.`;
   }
   for (const module of stage.modules) {
     for (const source of evidence.sources.filter((candidate) => candidate.path.endsWith(`forge/tools/${module}.ts`))) {

@@ -13,12 +13,12 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { loadCatalog, type Stage } from "../../lab/catalog/catalog.js";
 import type { StageSpec } from "../../lab/catalog/stage-schema.js";
 import { buildVerification } from "../../lab/evidence/build.js";
-import { COURSE_ID, ROOT } from "../../lab/core/layout.js";
+import { COURSE_ID, dirs, ROOT } from "../../lab/core/layout.js";
 import type { Target, TestResult, Verification } from "../../lab/evidence/schema.js";
 import { buildSite, type BuildResult } from "../build.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SCREENSHOTS = join(ROOT, "test-results", "screenshots");
+const SCREENSHOTS = join(dirs.testResults, "screenshots");
 const PAGE_BUDGET_BYTES = 200 * 1024;
 const INTERACTIVE_BUDGET_MS = 1000;
 

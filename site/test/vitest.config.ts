@@ -1,5 +1,5 @@
 // `npm run test:site`: only the course site's tests (`verify` runs them too).
 import { defineConfig } from "vitest/config";
-import { siteProject } from "../../lab/vitest/projects.js";
+import { siteSuite } from "./suite.js";
 
-export default defineConfig({ test: { projects: [siteProject()] } });
+export default defineConfig({ test: { projects: [siteSuite.project] } });

@@ -4,16 +4,15 @@ import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { ROOT } from "../../core/layout.js";
 
-const LEFT_OUT = new Set(["node_modules", ".git", "evidence", "test-results", ".lab", "faultlab", "dist"]);
+// Top-level paths a copy leaves out: generated, local or learner state.
+const LEFT_OUT = new Set(["node_modules", ".git", "evidence", "test-results", ".lab", "faultlab", join("site", "dist"), join("workspace", "forge")]);
 
 export function copyRepositoryTo(copy: string): void {
   cpSync(ROOT, copy, {
     recursive: true,
     filter: (source) => {
       const inside = relative(ROOT, source);
-      if (inside === "") return true;
-      const parts = inside.split(sep);
-      return !parts.some((part) => LEFT_OUT.has(part)) && !inside.startsWith(join("workspace", "forge"));
+      return ![...LEFT_OUT].some((left) => inside === left || inside.startsWith(`${left}${sep}`));
     },
   });
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
