@@ -120,7 +120,10 @@ it("refuses a file with a second hard link, so another name cannot read a protec
     "src/b.ts": twoLinks("src/b.ts"),
     "src/app.ts": "ok",
   });
-  expect(await kinds(workspace, "notes"), "list shows a hard-linked file as a file").toEqual({ "config-copy.json": "file", "todo.md": "file" });
+  expect(await kinds(workspace, "notes"), "list shows a hard-linked file as a file").toEqual({
+    "config-copy.json": "file",
+    "todo.md": "file",
+  });
   expect({ export: await hits(workspace, "export"), "sk-live": await hits(workspace, "sk-live") }, "search skips both names").toEqual({
     export: ["docs/guide.md:2", "notes/todo.md:1", "src/app.ts:1"],
     "sk-live": [],
@@ -226,7 +229,8 @@ it("refuses a file swapped after the check: the file opened must be the one chec
   // A file on another file system can have the same inode number: the device must match too.
   {
     writeTree(ws, { "src/app.ts": "export const app = 'shop';\n" });
-    const otherDevice = (stats: Stats) => Object.assign(Object.create(Object.getPrototypeOf(stats) as object) as Stats, stats, { dev: stats.dev + 1 });
+    const otherDevice = (stats: Stats): Stats =>
+      Object.assign(Object.create(Object.getPrototypeOf(stats) as object) as Stats, stats, { dev: stats.dev + 1 });
     const { fs, stillOpen } = hookedFs({ openedStats: otherDevice });
     outcomes["same inode, other device"] = await outcome(() => new ReadOnlyWorkspace(ws, { fs }).read("src/app.ts"));
     outcomes["same inode, other device: handles left open"] = String(stillOpen());

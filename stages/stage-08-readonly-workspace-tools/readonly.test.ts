@@ -428,7 +428,8 @@ it("reads whole lines in pages and says where the next page starts", async () =>
   // resultBytes counts each line's JSON: "# 1.4.0" is 9 bytes, "- cart" 8, "- checkout" 12.
   const cut: Record<number, [number, number | null]> = {};
   for (const resultBytes of [5, 16, 17, 18, 28, 29]) {
-    const page = await memoryWorkspace({ "CHANGELOG.md": "# 1.4.0\n- cart\n- checkout\n" }, { limits: { resultBytes } }).workspace.read("CHANGELOG.md");
+    const { workspace: small } = memoryWorkspace({ "CHANGELOG.md": "# 1.4.0\n- cart\n- checkout\n" }, { limits: { resultBytes } });
+    const page = await small.read("CHANGELOG.md");
     cut[resultBytes] = [page.lines.length, page.nextStartLine];
   }
   expect(cut, "lines per page for each resultBytes (at least one, so paging moves on)").toEqual({
@@ -439,6 +440,13 @@ it("reads whole lines in pages and says where the next page starts", async () =>
     28: [2, 3],
     29: [3, null],
   });
+  // Bytes, not characters: "ééé" is 3 characters and, quoted, 8 bytes of JSON.
+  const accents: Record<number, [number, number | null]> = {};
+  for (const resultBytes of [15, 16]) {
+    const page = await memoryWorkspace({ "accents.txt": "ééé\nééé\n" }, { limits: { resultBytes } }).workspace.read("accents.txt");
+    accents[resultBytes] = [page.lines.length, page.nextStartLine];
+  }
+  expect(accents, "lines of two-byte characters per page, for a resultBytes of 15 and 16").toEqual({ 15: [1, 2], 16: [2, null] });
 });
 
 it("cuts a line longer than lineLength and says how long it was", async () => {
@@ -477,9 +485,8 @@ it("refuses to read what is not a regular UTF-8 file within fileBytes", async ()
     { limits: { fileBytes: 16 } },
   );
   const outcomes: Record<string, string> = {};
-  for (const path of ["src", ".", "sixteen.txt", "seventeen.txt", "utf8.txt", "logo.png", "latin1.txt", "overlong.txt", "surrogate.txt", "cut-short.txt"]) {
-    outcomes[path] = await outcome(() => workspace.read(path));
-  }
+  const paths = ["src", ".", "sixteen.txt", "seventeen.txt", "utf8.txt", "logo.png", "latin1.txt", "overlong.txt", "surrogate.txt", "cut-short.txt"];
+  for (const path of paths) outcomes[path] = await outcome(() => workspace.read(path));
   expect(outcomes, "what read does with each entry").toEqual({
     src: 'not_a_file: path "src" is not a regular file',
     ".": 'not_a_file: path "." is not a regular file',
@@ -796,7 +803,11 @@ it("stops a search at the entries, matches and result-bytes limits, exactly at e
   const big: NestedDirectoryJSON = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`d${String(i).padStart(5, "0")}`, null]));
   big["zz-last.txt"] = "hit\n";
   const result = await memoryWorkspace(big).workspace.search("hit");
-  expect(result, "a tree one entry larger than the default entries limit").toEqual({ matches: [], truncated: true, limitReason: "entries" });
+  expect(result, "a tree one entry larger than the default entries limit").toEqual({
+    matches: [],
+    truncated: true,
+    limitReason: "entries",
+  });
 });
 
 it("stops a search that takes longer than timeMs, on a clock the model cannot move", async () => {
@@ -821,7 +832,13 @@ it("stops a search that takes longer than timeMs, on a clock the model cannot mo
   };
   // Four folders are read (the root, d0, d1, d2), each taking `step` ms; the limit is checked before
   // each entry, so d2's files are visited at 4 × step.
-  expect({ "4 × 25 ms": await search(25), "4 × 26 ms": await search(26), "3 × 34 ms": await search(34), "2 × 51 ms": await search(51) }, "matches found and why it stopped").toEqual({
+  const outcomes = {
+    "4 × 25 ms": await search(25),
+    "4 × 26 ms": await search(26),
+    "3 × 34 ms": await search(34),
+    "2 × 51 ms": await search(51),
+  };
+  expect(outcomes, "matches found and why it stopped").toEqual({
     "4 × 25 ms": "6 complete",
     "4 × 26 ms": "4 time",
     "3 × 34 ms": "2 time",
@@ -832,7 +849,14 @@ it("stops a search that takes longer than timeMs, on a clock the model cannot mo
 it("turns file-system failures into refusals that name the workspace path, never the host path", async () => {
   const root = "/srv/agents/run-42/shop";
   const { fs } = memfs(
-    { "src/app.ts": "export {};\n", "src/locked.ts": "x\n", "src/sealed.ts": "x\n", "src/z-broken.ts": "x\n", "docs/a.md": "a\n", moved: null },
+    {
+      "src/app.ts": "export {};\n",
+      "src/locked.ts": "x\n",
+      "src/sealed.ts": "x\n",
+      "src/z-broken.ts": "x\n",
+      "docs/a.md": "a\n",
+      moved: null,
+    },
     root,
   );
   const fileSystem: ReadOnlyFileSystem = fs.promises;
@@ -860,7 +884,8 @@ it("turns file-system failures into refusals that name the workspace path, never
       return await run();
     } catch (error) {
       errors.push(error);
-      return error instanceof WorkspaceToolError ? `${error.code}: ${error.message}` : `${(error as Error).name}: ${(error as Error).message}`;
+      if (error instanceof WorkspaceToolError) return `${error.code}: ${error.message}`;
+      return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     }
   };
   const outcomes = {

@@ -39,7 +39,16 @@ it("keeps the CRM database, its sidecars and the assistant's key out of every an
   const workspace = researchWorkspace();
   const kinds = async (path: string) => (await workspace.list(path)).entries.map((entry) => `${entry.name} ${entry.kind}`);
   expect({ ".": await kinds("."), crm: await kinds("crm"), config: await kinds("config") }, "what list shows").toEqual({
-    ".": [".env blocked", "brief.md file", "config directory", "crm directory", "notes directory", "reports directory", "sources directory", "transcripts directory"],
+    ".": [
+      ".env blocked",
+      "brief.md file",
+      "config directory",
+      "crm directory",
+      "notes directory",
+      "reports directory",
+      "sources directory",
+      "transcripts directory",
+    ],
     crm: ["contacts.sqlite blocked", "contacts.sqlite-journal blocked", "contacts.sqlite-wal blocked"],
     config: ["assistant.toml blocked"],
   });
@@ -56,10 +65,9 @@ it("keeps the CRM database, its sidecars and the assistant's key out of every an
     "config/assistant.toml": "workspace_path_denied",
     ".env": "workspace_path_denied",
   });
-  expect(
-    { "@acme.example": await workspace.search("@acme.example"), "rk-live": await workspace.search("rk-live"), "555 01": await workspace.search("555 01") },
-    "search finds no contact detail and no key",
-  ).toEqual({
+  const searches: Record<string, unknown> = {};
+  for (const query of ["@acme.example", "rk-live", "555 01"]) searches[query] = await workspace.search(query);
+  expect(searches, "search finds no contact detail and no key").toEqual({
     "@acme.example": { matches: [], truncated: false, limitReason: null },
     "rk-live": { matches: [], truncated: false, limitReason: null },
     "555 01": { matches: [], truncated: false, limitReason: null },

@@ -155,7 +155,9 @@ function checkName(requested: string, name: string): void {
   const forbidden = FORBIDDEN_CHARACTER.exec(name)?.[0];
   if (forbidden !== undefined) throw invalidPath(requested, `contains ${show(forbidden)}, which Windows forbids in names`);
   if (CONTROL_CHARACTER.test(name)) throw invalidPath(requested, "contains a control character, which Windows forbids in names");
-  if (encoder.encode(name).byteLength > MAX_NAME_BYTES) throw invalidPath(requested, `has a name longer than ${MAX_NAME_BYTES} bytes`);
+  if (encoder.encode(name).byteLength > MAX_NAME_BYTES) {
+    throw invalidPath(requested, `has a name longer than ${MAX_NAME_BYTES} bytes`);
+  }
 }
 
 /**
@@ -218,7 +220,9 @@ class ProtectedEntries {
     if (!Array.isArray(paths)) throw new WorkspaceToolError("invalid_argument", "protectedPaths must be an array of paths");
     for (const entry of paths) {
       const prepared = preparePath(entry);
-      if (prepared === ".") throw new WorkspaceToolError("invalid_path", "a protected path must name an entry, not the whole workspace");
+      if (prepared === ".") {
+        throw new WorkspaceToolError("invalid_path", "a protected path must name an entry, not the whole workspace");
+      }
       const folded = prepared.split("/").map(fold).join("/");
       this.#custom.add(folded);
       for (const suffix of SQLITE_SIDECARS) this.#custom.add(folded + suffix);
@@ -245,7 +249,9 @@ function isPositiveInteger(value: unknown): value is number {
 
 function checkLimits(requested: unknown): Readonly<Limits> {
   if (requested === undefined) return DEFAULT_LIMITS;
-  if (typeof requested !== "object" || requested === null) throw new WorkspaceToolError("invalid_argument", "limits must be an object");
+  if (typeof requested !== "object" || requested === null) {
+    throw new WorkspaceToolError("invalid_argument", "limits must be an object");
+  }
   const limits: Record<keyof Limits, number> = { ...DEFAULT_LIMITS };
   for (const [name, value] of Object.entries(requested)) {
     // hasOwn, not `in`: `constructor` or `__proto__` from a typo'd config must not count as a limit.
@@ -253,7 +259,7 @@ function checkLimits(requested: unknown): Readonly<Limits> {
     if (!isPositiveInteger(value)) throw new WorkspaceToolError("invalid_argument", `limit ${name} must be a positive integer`);
     limits[name as keyof Limits] = value;
   }
-  return Object.freeze(limits);
+  return limits;
 }
 
 /** The options object of a call, which arrives as untyped JSON from the model. */
@@ -294,7 +300,6 @@ function cutLine(line: string, lineLength: number): string {
 }
 
 function splitLines(text: string): string[] {
-  if (text === "") return [];
   const lines = text.split(/\r?\n/);
   // A final line break ends the last line; it does not start an empty one.
   if (lines.at(-1) === "") lines.pop();
@@ -321,7 +326,9 @@ function fromFileSystem(error: unknown, relative: string): Error {
     case "ENOTDIR":
       return new WorkspaceToolError("not_found", `path ${show(relative)} does not exist`, { cause: error });
     case "ELOOP":
-      return new WorkspaceToolError("link_refused", `path ${show(relative)} is a symlink; links are not followed`, { cause: error });
+      return new WorkspaceToolError("link_refused", `path ${show(relative)} is a symlink; links are not followed`, {
+        cause: error,
+      });
     case "EACCES":
     case "EPERM":
       return new WorkspaceToolError("workspace_path_denied", `path ${show(relative)} is not readable`, { cause: error });
@@ -359,7 +366,7 @@ export class ReadOnlyWorkspace {
     if (typeof root !== "string" || !path.isAbsolute(root)) {
       throw new WorkspaceToolError("invalid_path", "the workspace root must be an absolute path");
     }
-    this.#root = path.resolve(root);
+    this.#root = root;
     this.#protected = new ProtectedEntries(options.protectedPaths ?? []);
     this.#limits = checkLimits(options.limits);
     this.#fs = options.fs ?? nodeFileSystem;
@@ -446,7 +453,7 @@ export class ReadOnlyWorkspace {
           stack.push({ relative, host, names: await this.#names(host, relative), next: 0 });
           continue;
         }
-        if (!stats.isFile()) continue; // links and special files
+        // #readText refuses links and special files without opening them; the refusal skips them.
         const lines = splitLines(await this.#readText(host, relative, stats));
         for (const [index, line] of lines.entries()) {
           if (!line.includes(text)) continue;
@@ -476,7 +483,9 @@ export class ReadOnlyWorkspace {
 
   #query(query: unknown): string {
     if (typeof query !== "string" || query === "") throw new WorkspaceToolError("invalid_argument", "a search query is required");
-    if (/[\r\n]/.test(query)) throw new WorkspaceToolError("invalid_argument", "a search query cannot contain a line break: lines are searched one by one");
+    if (/[\r\n]/.test(query)) {
+      throw new WorkspaceToolError("invalid_argument", "a search query cannot contain a line break: lines are searched one by one");
+    }
     if (query.length > this.#limits.lineLength) {
       throw new WorkspaceToolError("invalid_argument", `a search query is limited to ${this.#limits.lineLength} characters`);
     }
@@ -504,7 +513,10 @@ export class ReadOnlyWorkspace {
       host = path.join(host, segment);
       stats = await this.#lstat(host, relative);
       if (stats.isSymbolicLink()) {
-        throw new WorkspaceToolError("link_refused", `path ${show(prepared)} goes through the symlink ${show(relative)}; links are not followed`);
+        throw new WorkspaceToolError(
+          "link_refused",
+          `path ${show(prepared)} goes through the symlink ${show(relative)}; links are not followed`,
+        );
       }
       if (index < segments.length - 1 && !stats.isDirectory()) {
         throw new WorkspaceToolError("not_a_directory", `path ${show(prepared)}: ${show(relative)} is not a directory`);
@@ -579,7 +591,10 @@ export class ReadOnlyWorkspace {
       }
       const size = Number(opened.size);
       if (size > this.#limits.fileBytes) {
-        throw new WorkspaceToolError("too_large", `path ${show(relative)} has ${size} bytes, more than the limit of ${this.#limits.fileBytes}`);
+        throw new WorkspaceToolError(
+          "too_large",
+          `path ${show(relative)} has ${size} bytes, more than the limit of ${this.#limits.fileBytes}`,
+        );
       }
       // One byte more than the file should have, to notice a file that grows while it is read.
       const buffer = new Uint8Array(size + 1);
