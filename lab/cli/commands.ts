@@ -5,14 +5,9 @@ import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
 import { ROOT } from "../core/layout.js";
 import { parseTarget, UnknownTargetError } from "../trees/trees.js";
-import { formatReport } from "../verify/report.js";
-import { runVerify } from "../verify/verify.js";
-import { printDoctor, diagnose } from "./doctor.js";
-import { checkFaultLab, demonstrate, openFaultLab } from "./fault.js";
-import { hint } from "./hint.js";
 import { CommandError, catalog, confirm, terminal, parse, requireStage, UsageError, type Output } from "./shared.js";
-import { restore, start } from "./start.js";
-import { printStatus } from "./status.js";
+
+// Each command loads what it needs when it runs: `status` or `hint` must not pay for vitest.
 
 interface Command {
   readonly summary: string;
@@ -30,6 +25,7 @@ const COMMAND_TABLE: Readonly<Record<string, Command>> = {
     help: "Reads workspace/ and evidence/ only; changes nothing.",
     run: async (args, stages, output) => {
       parse("status", args, {});
+      const { printStatus } = await import("./status.js");
       printStatus(stages, output);
       return 0;
     },
@@ -47,6 +43,7 @@ Example: npm run lab -- start 4`,
     run: async (args, stages, output) => {
       const { positionals, values } = parse("start", args, { yes: { type: "boolean", short: "y" } });
       const stage = requireStage(stages, positionals[0]);
+      const { start } = await import("./start.js");
       await start(stages, stage, { yes: values.yes === true, interactive: process.stdin.isTTY === true, ask: confirm, output });
       return 0;
     },
@@ -61,6 +58,7 @@ itself be undone: it prints the command that does it.
 Example: npm run lab -- restore`,
     run: async (args, _stages, output) => {
       const { positionals, values } = parse("restore", args, { yes: { type: "boolean", short: "y" } });
+      const { restore } = await import("./start.js");
       await restore(positionals[0], { yes: values.yes === true, interactive: process.stdin.isTTY === true, ask: confirm, output });
       return 0;
     },
@@ -84,6 +82,7 @@ Example: npm run lab -- fault 4`,
       });
       const stage = requireStage(stages, positionals[0]);
       if (values.open && values.check) throw new UsageError("choose one of --open and --check");
+      const { checkFaultLab, demonstrate, openFaultLab } = await import("./fault.js");
       if (values.open) {
         openFaultLab(stage, values.yes === true, output);
         return 0;
@@ -99,6 +98,7 @@ Example: npm run lab -- fault 4`,
 Example: npm run lab -- hint 2`,
     run: async (args, stages, output) => {
       const { positionals, values } = parse("hint", args, { all: { type: "boolean" } });
+      const { hint } = await import("./hint.js");
       hint(requireStage(stages, positionals[0]), values.all === true, output);
       return 0;
     },
@@ -136,6 +136,7 @@ Example: npm run lab -- test 5 --previous`,
       const { positionals } = parse("verify", args, {});
       const ids = positionals.map((name) => requireStage(stages, name).id);
       output.out(`Verifying ${ids.length > 0 ? ids.join(", ") : "every stage"}…`);
+      const [{ runVerify }, { formatReport }] = await Promise.all([import("../verify/verify.js"), import("../verify/report.js")]);
       const report = await runVerify({ stages: ids, onProjectEnd: (name) => output.out(`  finished ${name}`) });
       output.out(formatReport(report));
       return report.ok ? 0 : 1;
@@ -147,6 +148,7 @@ Example: npm run lab -- test 5 --previous`,
     help: "Changes nothing except a probe file it creates and removes in workspace/ and evidence/.",
     run: async (args, _stages, output) => {
       parse("doctor", args, {});
+      const { diagnose, printDoctor } = await import("./doctor.js");
       return printDoctor(diagnose(), output) ? 0 : 1;
     },
   },
