@@ -1,13 +1,13 @@
-// `npm run generate`: rewrites what the repository derives from its sources — the JSON Schema files
-// and the generated blocks of every lesson README (`npm run generate -- stage-03` for one stage's).
-// Safe to run at any time; it prints what changed.
+// `npm run generate`: rewrites what the repository derives from its sources — the JSON Schema files,
+// tsconfig.json's per-stage entries and the generated blocks of every lesson README (`npm run generate
+// -- stage-03` for one stage's blocks). Safe to run at any time; it prints what changed.
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadCatalog, stageByName } from "../catalog/catalog.js";
 import { writeFileAtomic } from "../core/files.js";
 import { repoPath } from "../core/layout.js";
 import { syncBlocks } from "./lesson.js";
-import { exportedSchemas } from "./schemas.js";
+import { generatedFiles } from "./generated.js";
 
 function update(file: string, content: string): void {
   if (existsSync(file) && readFileSync(file, "utf8") === content) return;
@@ -15,9 +15,9 @@ function update(file: string, content: string): void {
   console.log(`updated ${repoPath(file)}`);
 }
 
-for (const { file, content } of exportedSchemas()) update(file, content);
-
 const catalog = loadCatalog();
+for (const { file, content } of generatedFiles(catalog)) update(file, content);
+
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const chosen = positionals.map((name) => stageByName(catalog, name)?.id ?? name);
 for (const stage of catalog.stages) {

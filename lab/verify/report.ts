@@ -24,6 +24,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   const other = (label: string, check: Check) =>
     `${label.padEnd(wide)}  ${check.ok ? colours.green(mark(check)) : colours.red(mark(check))}`;
   out.push(
+    other("generated files (npm run generate)", report.generated),
     other(`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck),
     ...report.suites.map((suite) => other(suite.label, suite.check)),
     "",
@@ -41,6 +42,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
     }
   }
   for (const problem of report.catalogProblems) breaches.push(`${problem.file}: ${problem.message}`);
+  for (const problem of report.generated.problems) breaches.push(`generated files: ${problem}`);
   for (const problem of report.typecheck.problems) breaches.push(`typecheck: ${problem}`);
   for (const suite of report.suites) for (const problem of suite.check.problems) breaches.push(`${suite.label}: ${problem}`);
   if (report.rows.length === 0) breaches.push("no stage was found under stages/");

@@ -10,6 +10,8 @@ import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/
 import { evaluateStart } from "./judge-contract.js";
 import { dirs, ROOT, repoPath } from "../core/layout.js";
 import { lessonProblems } from "../authoring/lesson.js";
+import { staleGenerated } from "../authoring/generated.js";
+import { faultHunks } from "../catalog/fault-patch.js";
 import { ProjectIndex, projectName, stageProject, type StageProject, type Suite } from "../vitest/projects.js";
 import { EvidenceReporter, recordRun, runContext } from "../evidence/reporter.js";
 import { resultsOf, toTestResult } from "../evidence/results.js";
@@ -47,6 +49,8 @@ export interface StageRun extends StageProject {
 export interface VerifyReport {
   readonly rows: readonly StageRow[];
   readonly catalogProblems: readonly Problem[];
+  /** Committed files that `npm run generate` would change. */
+  readonly generated: Check;
   readonly typecheck: Check;
   /** The repository's own suites (the lab engine's, the site's), each with its label. */
   readonly suites: ReadonlyArray<{ readonly label: string; readonly check: Check }>;
@@ -69,10 +73,30 @@ export function judgeSolution(stage: Stage, run: StageRun | undefined): Check {
   ]);
 }
 
+/**
+ * The faulty module must be the reference with one injected change: anything else that differs is drift
+ * (an edit made to the reference and not to its faulty copy, or the other way round).
+ */
+export function judgeDrift(stage: Stage): string[] {
+  const contract = stage.contract;
+  if (!contract || !existsSync(join(stage.faultyDir, contract.faultFile))) return [];
+  const hunks = faultHunks(stage, contract);
+  if (hunks === 1) return [];
+  const faulty = repoPath(join(stage.faultyDir, contract.faultFile));
+  const reference = repoPath(join(stage.solutionDir, contract.faultFile));
+  return [
+    hunks === 0
+      ? `${faulty} is identical to ${reference}: it injects no fault`
+      : `${faulty} differs from ${reference} in ${hunks} places; a faulty module is the reference with one injected change`,
+  ];
+}
+
 export function judgeFault(stage: Stage, run: StageRun | undefined): Check {
   const contract = run?.verification.contract;
   if (!stage.contract) return fail("no contract", ["failure.json is missing or invalid"]);
   if (!run || !contract) return fail("not run", ["the faulty tree was not run"]);
+  const drift = judgeDrift(stage);
+  if (drift.length > 0) return fail("drifted", drift);
   if (contract.reproduced) return pass("reproduced");
   const target = run.verification.tests.find((test) => test.name === contract.targetTest);
   const problems: string[] = [];
@@ -127,6 +151,10 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
     if (names.size < MIN_TESTS) problems.push(`${stage.id} has ${names.size} tests; every stage needs at least ${MIN_TESTS}`);
   }
   return problems.length === 0 ? pass("complete") : fail("incomplete", problems);
+}
+
+export function judgeGenerated(stale: readonly string[]): Check {
+  return stale.length === 0 ? pass("fresh") : fail(`${stale.length} stale`, stale.map((file) => `${file} is not what npm run generate makes of the sources: run npm run generate`));
 }
 
 export function judgeTypecheck(diagnostics: readonly Diagnostic[]): Check {
@@ -209,17 +237,20 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     spec: judgeSpec(stage, catalog.problems, run(stage, "solution")),
   }));
   const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
+  const generated = judgeGenerated(staleGenerated(catalog));
   const typecheckCheck = await typecheck;
   const suites = SUITES.map((suite: Suite) => ({ label: suite.label, check: judgeSuite(modules.filter((module) => module.project.name === suite.project.test.name)) }));
   const ok =
     rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok) &&
     catalogProblems.length === 0 &&
+    generated.ok &&
     typecheckCheck.ok &&
     suites.every((suite) => suite.check.ok) &&
     stages.length > 0;
   return {
     rows,
     catalogProblems,
+    generated,
     typecheck: typecheckCheck,
     suites,
     seconds: { total: (performance.now() - started) / 1000, typecheck: typecheckSeconds },

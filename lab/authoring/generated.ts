@@ -1,0 +1,38 @@
+// Files the repository derives from its sources and commits: the JSON Schema exports of the zod schemas
+// (editors check stage.json and failure.json as you type), and tsconfig.json's per-stage entries (the
+// repository type-checks the stage tests against the reference, layered as the stages are). `npm run
+// generate` writes them; verify fails when one is stale.
+import { existsSync, readFileSync } from "node:fs";
+import type { Catalog } from "../catalog/catalog.js";
+import { layoutOf, repoPath, ROOT } from "../core/layout.js";
+import { exportedSchemas } from "./schemas.js";
+
+export interface GeneratedFile {
+  readonly file: string;
+  readonly content: string;
+}
+
+/** tsconfig.json with `forge/tools/*` mapped to every stage's reference, in stage order, and rootDirs to match. */
+export function tsconfigFor(catalog: Catalog, current: string): string {
+  const config = JSON.parse(current) as { compilerOptions?: Record<string, unknown> };
+  const root = (dir: string) => `./${repoPath(dir)}`;
+  const solutions = catalog.stages.map((stage) => root(stage.solutionDir));
+  const faulty = catalog.stages.map((stage) => root(stage.faultyDir));
+  const compilerOptions = { ...config.compilerOptions };
+  compilerOptions.paths = { "forge/tools/*": solutions.map((dir) => `${dir}/forge/tools/*`) };
+  compilerOptions.rootDirs = [...solutions, ...faulty];
+  return `${JSON.stringify({ ...config, compilerOptions }, null, 2)}\n`;
+}
+
+export function generatedFiles(catalog: Catalog): GeneratedFile[] {
+  // The committed files, wherever FORGE_WORKSPACE or FORGE_EVIDENCE point a run's folders.
+  const layout = layoutOf(ROOT);
+  return [...exportedSchemas(), { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) }];
+}
+
+/** The generated files whose committed content is not what generation gives, as repository paths. */
+export function staleGenerated(catalog: Catalog): string[] {
+  return generatedFiles(catalog)
+    .filter(({ file, content }) => !existsSync(file) || readFileSync(file, "utf8") !== content)
+    .map(({ file }) => repoPath(file));
+}
