@@ -7,13 +7,19 @@ import { inspect } from "node:util";
 /** What an error message must say: a string it contains, or a pattern it matches. */
 export type Wording = string | RegExp;
 
-/** How a returned value is shown; the default is Node's `inspect` on one line. */
+/** How a call that did not throw is shown, from the value it returned. */
 export type Describe = (value: unknown) => string;
 
-const oneLine: Describe = (value) => inspect(value, { depth: 4, breakLength: Infinity });
+/** Any value on one line, as Node's `inspect` shows it. */
+export const oneLine = (value: unknown): string => inspect(value, { depth: 4, breakLength: Infinity });
+
+const returned: Describe = (value) => `no error; returned ${oneLine(value)}`;
+const resolved: Describe = (value) => `no error; resolved with ${oneLine(value)}`;
 
 function says(wording: Wording): string {
-  return typeof wording === "string" ? `containing ${JSON.stringify(wording)}` : `matching ${String(wording)}`;
+  if (typeof wording !== "string") return `matching ${String(wording)}`;
+  // A word that has double quotes of its own, such as a quoted path, is shown between backticks.
+  return `containing ${wording.includes('"') ? `\`${wording}\`` : JSON.stringify(wording)}`;
 }
 
 /** The outcome a test expects when a call must be refused: `error containing "escapes"`. */
@@ -21,30 +27,34 @@ export function refused(wording: Wording): string {
   return `error ${says(wording)}`;
 }
 
-function judge(error: unknown, wording: Wording): string {
+function judge(error: unknown, wording: Wording | null): string {
   if (!(error instanceof Error)) return `threw ${oneLine(error)}, which is not an Error`;
+  if (wording === null) return `error: ${error.message}`;
   const fits = typeof wording === "string" ? error.message.includes(wording) : wording.test(error.message);
   return fits ? refused(wording) : `error not ${says(wording)}: ${error.message}`;
 }
 
-/** Runs `call`: `refused(wording)` when it throws an error that says it, otherwise what happened instead. */
-export function outcome(call: () => unknown, wording: Wording, describe: Describe = oneLine): string {
+/**
+ * Runs `call`. When it throws: `refused(wording)` if the error says it, otherwise the whole message
+ * (`wording` null: any error, shown as `error: <message>`). When it returns: `accepted(value)`.
+ */
+export function outcome(call: () => unknown, wording: Wording | null, accepted: Describe = returned): string {
   let value: unknown;
   try {
     value = call();
   } catch (error) {
     return judge(error, wording);
   }
-  return `no error; returned ${describe(value)}`;
+  return accepted(value);
 }
 
-/** Awaits `promise`: `refused(wording)` when it rejects with an error that says it, otherwise what happened instead. */
-export async function settled(promise: Promise<unknown>, wording: Wording, describe: Describe = oneLine): Promise<string> {
+/** `outcome` for a promise: what it rejected with, in the same words, or `accepted(value)`. */
+export async function settled(promise: Promise<unknown>, wording: Wording | null, accepted: Describe = resolved): Promise<string> {
   let value: unknown;
   try {
     value = await promise;
   } catch (error) {
     return judge(error, wording);
   }
-  return `no error; resolved with ${describe(value)}`;
+  return accepted(value);
 }

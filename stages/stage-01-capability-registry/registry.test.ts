@@ -1,4 +1,3 @@
-import { inspect } from "node:util";
 import { expect, it } from "vitest";
 import {
   ALLOWED_CAPABILITIES,
@@ -8,7 +7,7 @@ import {
   type Capability,
   type ToolDescriptor,
 } from "forge/tools/registry";
-import { outcome, refused } from "../../lab/outcome.js";
+import { oneLine, outcome, refused } from "../../lab/outcome.js";
 
 /** The software-delivery scenario: a reader that only looks, an editor that also changes files. */
 function deliveryRegistry(): ToolRegistry {
@@ -26,20 +25,23 @@ function found(registry: ToolRegistry, requirements: readonly (readonly Capabili
 }
 
 /** A descriptor in words, so that a tool accepted by mistake shows what it declares. */
-function describeTool(value: unknown): string {
-  if (typeof value !== "object" || value === null || !("name" in value) || !("capabilities" in value)) return inspect(value);
+function toolInWords(value: unknown): string {
+  if (typeof value !== "object" || value === null || !("name" in value) || !("capabilities" in value)) return oneLine(value);
   let capabilities: string;
   try {
     capabilities = [...(value.capabilities as Iterable<unknown>)].map(String).join(", ");
   } catch {
-    capabilities = inspect(value.capabilities);
+    capabilities = oneLine(value.capabilities);
   }
   return `tool ${JSON.stringify(value.name)} with capabilities [${capabilities}]`;
 }
 
+/** How a call that should have been refused is shown when it returned a descriptor instead. */
+const describeTool = (value: unknown) => `no error; returned ${toolInWords(value)}`;
+
 /** What a descriptor holds now, in one line. */
 function stateOf(tool: ToolDescriptor): string {
-  return `${describeTool(tool)}, has("write") ${String(tool.capabilities.has("write" as Capability))}, size ${tool.capabilities.size}`;
+  return `${toolInWords(tool)}, has("write") ${String(tool.capabilities.has("write" as Capability))}, size ${tool.capabilities.size}`;
 }
 
 it("returns only the tools that have every required capability", () => {
