@@ -46,7 +46,8 @@ function stateOf(tool: ToolDescriptor): string {
 
 it("returns only the tools that have every required capability", () => {
   const registry = deliveryRegistry();
-  expect(found(registry, [["read", "write"], ["write"], ["network"]]), "tools returned by supporting(requirement), by requirement").toEqual({
+  const byRequirement = found(registry, [["read", "write"], ["write"], ["network"]]);
+  expect(byRequirement, "tools returned by supporting(requirement), by requirement").toEqual({
     "read + write": ["editor"],
     write: ["editor"],
     network: [],
@@ -114,7 +115,7 @@ it("keeps a descriptor unchanged after creation, its capability set included", (
     } catch {
       // Refusing loudly is fine; what matters is the state afterwards.
     }
-    if (stateOf(tool) !== state) changed[label] = (state = stateOf(tool));
+    if (stateOf(tool) !== state) changed[label] = state = stateOf(tool);
   }
   expect(changed, `attempts that changed the descriptor (${original}), with its state after each`).toEqual({});
   expect(original, "the descriptor as created").toBe('tool "reader" with capabilities [read], has("write") false, size 1');
@@ -143,25 +144,31 @@ it("validates a descriptor that arrives as untyped JSON", () => {
     '["read"]',
     "null",
   ];
-  const verdicts = Object.fromEntries(bad.map((json) => [json, outcome(() => parseToolDescriptor(JSON.parse(json)), "invalid", describeTool)]));
-  expect(verdicts, "parseToolDescriptor of each malformed descriptor").toEqual(Object.fromEntries(bad.map((json) => [json, refused("invalid")])));
+  const verdicts = Object.fromEntries(
+    bad.map((json) => [json, outcome(() => parseToolDescriptor(JSON.parse(json)), "invalid", describeTool)]),
+  );
+  expect(verdicts, "parseToolDescriptor of each malformed descriptor").toEqual(
+    Object.fromEntries(bad.map((json) => [json, refused("invalid")])),
+  );
 });
 
 it("rejects a requirement that names an unknown capability", () => {
   const registry = deliveryRegistry();
   // A misspelt requirement must not quietly match nothing.
-  expect(outcome(() => names(registry.supporting(["wirte" as Capability])), "invalid"), 'supporting(["wirte"]), a misspelt requirement').toBe(
-    refused("invalid"),
-  );
+  expect(
+    outcome(() => names(registry.supporting(["wirte" as Capability])), "invalid"),
+    'supporting(["wirte"]), a misspelt requirement',
+  ).toBe(refused("invalid"));
 });
 
 it("registers only descriptors made by defineTool", () => {
   // The type says ToolDescriptor, but nothing validated this object.
   const forged = { name: "shell", capabilities: new Set(["root"]) } as unknown as ToolDescriptor;
   const registry = new ToolRegistry();
-  expect(outcome(() => registry.register(forged), "invalid"), 'registering a plain object { name: "shell", capabilities: Set { "root" } }').toBe(
-    refused("invalid"),
-  );
+  expect(
+    outcome(() => registry.register(forged), "invalid"),
+    'registering a plain object { name: "shell", capabilities: Set { "root" } }',
+  ).toBe(refused("invalid"));
   expect(found(registry, [[]]), "tools registered after the forged one was refused").toEqual({ "(nothing)": [] });
   expect(ALLOWED_CAPABILITIES, "ALLOWED_CAPABILITIES").toEqual(["read", "write", "network", "process"]);
 });

@@ -42,7 +42,8 @@ async function answers(base: string, ws: string, requests: readonly unknown[], w
 }
 
 /** The table `answers` should give: every request with the same outcome. */
-const all = (requests: readonly unknown[], outcome: string) => Object.fromEntries(requests.map((requested) => [String(requested), outcome]));
+const all = (requests: readonly unknown[], outcome: string) =>
+  Object.fromEntries(requests.map((requested) => [String(requested), outcome]));
 
 it("resolves a relative path inside the workspace", async () => {
   const { base, ws } = frontEndRepository();
@@ -82,13 +83,18 @@ it("rejects a sibling folder whose name begins with the workspace name", async (
   // The trap a string-prefix check falls into: this outside file's path starts with the workspace's.
   expect(join(base, "ws-evil", "x").startsWith(ws), "the premise: the outside file's path starts with the workspace's path").toBe(true);
   const requests = ["../ws-evil/x", "..\\ws-evil\\x"];
-  expect(await answers(base, ws, requests, "escapes"), "requests for a file in the sibling folder ws-evil").toEqual(all(requests, refused("escapes")));
+  expect(await answers(base, ws, requests, "escapes"), "requests for a file in the sibling folder ws-evil").toEqual(
+    all(requests, refused("escapes")),
+  );
 });
 
 it("accepts a name that merely begins with two dots", async () => {
   const { base, ws } = frontEndRepository();
   // `..generated` is an ordinary folder name, not a step up: containment is decided per segment.
-  expect(await answers(base, ws, ["..generated/routes.ts", "src/...rest.ts"], null), "the path returned for names that begin with dots").toEqual({
+  expect(
+    await answers(base, ws, ["..generated/routes.ts", "src/...rest.ts"], null),
+    "the path returned for names that begin with dots",
+  ).toEqual({
     "..generated/routes.ts": `accepted as ${join("ws", "..generated", "routes.ts")}`,
     "src/...rest.ts": `accepted as ${join("ws", "src", "...rest.ts")}`,
   });
@@ -150,7 +156,10 @@ it("accepts paths inside a workspace reached through a symlink and returns the r
   const link = join(base, "repo");
   symlinkSync(join(base, "real-repo"), link, "dir");
   // The workspace is `repo`, a symlink to `real-repo`: answers are real paths, under real-repo.
-  expect(await answers(base, link, ["src/app.ts", "src/pages/Checkout.tsx"], null), "the path returned through the workspace link repo").toEqual({
+  expect(
+    await answers(base, link, ["src/app.ts", "src/pages/Checkout.tsx"], null),
+    "the path returned through the workspace link repo",
+  ).toEqual({
     "src/app.ts": `accepted as ${join("real-repo", "src", "app.ts")}`,
     "src/pages/Checkout.tsx": `accepted as ${join("real-repo", "src", "pages", "Checkout.tsx")}`,
   });
@@ -184,7 +193,10 @@ it("follows symlinks to their real targets and rejects any that lead outside", a
 
   // A link that stays inside resolves to where it really leads; `..` after it goes up from there.
   symlinkSync("releases/v2", join(ws, "current"), "dir");
-  expect(await answers(base, ws, ["current/app.ts", "current/../v1.txt"], null), "the path returned through the inside link current").toEqual({
+  expect(
+    await answers(base, ws, ["current/app.ts", "current/../v1.txt"], null),
+    "the path returned through the inside link current",
+  ).toEqual({
     "current/app.ts": `accepted as ${join("ws", "releases", "v2", "app.ts")}`,
     "current/../v1.txt": `accepted as ${join("ws", "releases", "v1.txt")}`,
   });
@@ -206,7 +218,7 @@ it("refuses a workspace that is missing, relative or not a folder", async () => 
     "a file, file.txt": await settled(resolveWorkspacePath(join(base, "file.txt"), "src/app.ts"), "not a folder"),
     'relative path "ws"': await settled(resolveWorkspacePath("ws", "src/app.ts"), "absolute"),
   };
-  expect(workspaces, "resolveWorkspacePath(workspace, \"src/app.ts\") for each unusable workspace").toEqual({
+  expect(workspaces, 'resolveWorkspacePath(workspace, "src/app.ts") for each unusable workspace').toEqual({
     "missing folder": refused("workspace"),
     "a file, file.txt": refused("not a folder"),
     'relative path "ws"': refused("absolute"),

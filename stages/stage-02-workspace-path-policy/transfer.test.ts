@@ -64,7 +64,10 @@ it("refuses ../tracks/metadata.json because it leaves the workspace", async () =
 
 it("sorts a Windows session's references into inside, absolute and escaping", async () => {
   const ws = musicWorkspace();
-  const results = await outcomes(ws, session.references.map((reference) => reference.path));
+  const results = await outcomes(
+    ws,
+    session.references.map((reference) => reference.path),
+  );
   expect(results, "what the policy does with each reference of the session file").toEqual({
     "tracks\\metadata.json": `inside: ${join("tracks", "metadata.json")}`,
     "tracks\\01-intro\\bass.wav": `inside: ${join("tracks", "01-intro", "bass.wav")}`,
