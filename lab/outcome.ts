@@ -58,3 +58,16 @@ export async function settled(promise: Promise<unknown>, wording: Wording | null
   }
   return accepted(value);
 }
+
+/**
+ * The entries of `table` whose outcome is not the expected one (`expected` for every case, or per case).
+ * For a table of many cases a test expects `{}`: a failure then lists exactly the cases that broke,
+ * each with what happened instead, however many cases passed.
+ */
+export function otherThan(
+  table: Readonly<Record<string, string>>,
+  expected: string | Readonly<Record<string, string>>,
+): Record<string, string> {
+  const wanted = (key: string) => (typeof expected === "string" ? expected : expected[key]);
+  return Object.fromEntries(Object.entries(table).filter(([key, actual]) => actual !== wanted(key)));
+}

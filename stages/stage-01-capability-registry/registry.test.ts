@@ -7,7 +7,7 @@ import {
   type Capability,
   type ToolDescriptor,
 } from "forge/tools/registry";
-import { oneLine, outcome, refused } from "../../lab/outcome.js";
+import { oneLine, otherThan, outcome, refused } from "../../lab/outcome.js";
 
 /** The software-delivery scenario: a reader that only looks, an editor that also changes files. */
 function deliveryRegistry(): ToolRegistry {
@@ -59,10 +59,10 @@ it("rejects a tool that declares an unknown capability", () => {
     '["root"]': outcome(() => defineTool("shell", ["root"]), "invalid", describeTool),
     '["read", "Write"]': outcome(() => defineTool("shell", ["read", "Write"]), "invalid", describeTool),
   };
-  expect(verdicts, `defineTool("shell", capabilities) with a capability outside ${ALLOWED_CAPABILITIES.join(", ")}`).toEqual({
-    '["root"]': refused("invalid"),
-    '["read", "Write"]': refused("invalid"),
-  });
+  expect(
+    otherThan(verdicts, refused("invalid")),
+    'defineTool("shell", capabilities) with a capability outside the vocabulary, not refused with an error containing "invalid"',
+  ).toEqual({});
 });
 
 it("rejects a second tool with a name that is already registered", () => {
@@ -90,7 +90,10 @@ it("rejects a blank tool name", () => {
     '""': outcome(() => defineTool("", ["read"]), "invalid", describeTool),
     '"   "': outcome(() => defineTool("   ", ["read"]), "invalid", describeTool),
   };
-  expect(verdicts, 'defineTool(name, ["read"]) with a blank name').toEqual({ '""': refused("invalid"), '"   "': refused("invalid") });
+  expect(
+    otherThan(verdicts, refused("invalid")),
+    'blank names given to defineTool, not refused with an error containing "invalid"',
+  ).toEqual({});
 });
 
 it("keeps a descriptor unchanged after creation, its capability set included", () => {
@@ -147,9 +150,10 @@ it("validates a descriptor that arrives as untyped JSON", () => {
   const verdicts = Object.fromEntries(
     bad.map((json) => [json, outcome(() => parseToolDescriptor(JSON.parse(json)), "invalid", describeTool)]),
   );
-  expect(verdicts, "parseToolDescriptor of each malformed descriptor").toEqual(
-    Object.fromEntries(bad.map((json) => [json, refused("invalid")])),
-  );
+  expect(
+    otherThan(verdicts, refused("invalid")),
+    'malformed descriptors given to parseToolDescriptor, not refused with an error containing "invalid"',
+  ).toEqual({});
 });
 
 it("rejects a requirement that names an unknown capability", () => {

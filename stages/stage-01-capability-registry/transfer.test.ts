@@ -4,9 +4,7 @@ import { parseToolDescriptor, ToolRegistry, type Capability } from "forge/tools/
 
 // Transfer: the same registry in an office-research team. The tools arrive as JSON, as a plugin
 // manifest would deliver them, so they pass through parseToolDescriptor.
-const manifest: unknown = JSON.parse(
-  readFileSync(new URL("../../fixtures/scenarios/office-research/tools.json", import.meta.url), "utf8"),
-);
+const manifest: unknown = JSON.parse(readFileSync(new URL("../../fixtures/scenarios/office-research/tools.json", import.meta.url), "utf8"));
 
 function researchRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
