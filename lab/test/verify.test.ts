@@ -17,6 +17,8 @@ const file = "stages/stage-01-capability-registry/registry.test.ts";
 
 const passed = (name: string): TestResult => ({ name, file, status: "passed", durationMs: 1, failure: null });
 const failed = (name: string, message: string): TestResult => ({ name, file, status: "failed", durationMs: 1, failure: { kind: "assertion", message } });
+/** How stage 01's target test fails against its faulty tree. */
+const caught = `defineTool("shell", capabilities) with a capability outside the vocabulary, not refused with an error containing "invalid": expected { '["root"]': 'no error; returned tool "shell" with capabilities [root]' } to deeply equal {}`;
 const allPassing = () => [...new Set([...spec.mastery, ...spec.transfer.tests])].map(passed);
 
 function run(target: Target, tests: readonly TestResult[], loadErrors: readonly LoadError[] = []): StageRun {
@@ -46,12 +48,12 @@ it("passes a solution run only when every test passed", () => {
 
 it("proves the fault contract only when the target test alone fails with the expected message", () => {
   const others = allPassing().filter((test) => test.name !== contract.targetTest);
-  expect(judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, "expected [Function] to throw an error")])).ok).toBe(true);
+  expect(judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, caught)])).ok).toBe(true);
   const uncaught = judgeFault(stage, run("faulty", allPassing()));
   expect(uncaught.problems[0]).toBe(`"${contract.targetTest}" passed against the faulty tree: the fault is not caught`);
   const wrongMessage = judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, "expected 1 to be 2")]));
   expect(wrongMessage.problems[0]).toMatch(/does not match/);
-  const collateral = judgeFault(stage, run("faulty", [...others.slice(1), failed(others[0]?.name ?? "", "x"), failed(contract.targetTest, "expected [Function] to throw an error")]));
+  const collateral = judgeFault(stage, run("faulty", [...others.slice(1), failed(others[0]?.name ?? "", "x"), failed(contract.targetTest, caught)]));
   expect(collateral.problems).toEqual([`unexpected failure: ${others[0]?.name} (failed)`]);
 });
 

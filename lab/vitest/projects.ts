@@ -32,6 +32,9 @@ export function stageProject(catalog: Catalog, project: StageProject): TestProje
       // stays isolated: in watch mode each rerun must see their files afresh.
       pool: "threads",
       isolate: tree.learner !== null,
+      // A failure message shows values whole (chai cuts them at 40 characters by default), so an error
+      // message is never cut before the word a test looks for. Bounded, so a runaway value stays readable.
+      chaiConfig: { truncateThreshold: 10_000 },
     },
   };
 }

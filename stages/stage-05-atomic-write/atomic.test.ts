@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { expect, it, onTestFinished } from "vitest";
 import { atomicWrite, sweepStaleTemporaryFiles, type AtomicFileHandle, type AtomicFileSystem } from "forge/tools/atomic";
+import { otherThan, refused, settled } from "../../lab/outcome.js";
 import { moduleFile, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // The software-delivery scenario: an agent changes the configuration of a front-end repository.
@@ -68,7 +69,8 @@ interface Faults {
 /** node:fs/promises behind the AtomicFileSystem interface, recording every call and injecting faults. */
 function instrumentedFs(faults: Faults = {}) {
   const calls: Call[] = [];
-  let openHandles = 0;
+  /** Every handle opened, named by what it opened, with how often it was closed. */
+  const handles: { name: string; closes: number }[] = [];
   let renames = 0;
   const fs: AtomicFileSystem = {
     async mkdir(path, options) {
@@ -83,7 +85,8 @@ function instrumentedFs(faults: Faults = {}) {
       calls.push({ op: `open ${flags}`, path });
       faults.open?.(path, flags);
       const handle = await fsp.open(path, flags, mode);
-      openHandles += 1;
+      const opened = { name: `${basename(path)} (opened "${flags}")`, closes: 0 };
+      handles.push(opened);
       let writes = 0;
       const wrapped: AtomicFileHandle = {
         async write(buffer, offset, length, position) {
@@ -103,7 +106,7 @@ function instrumentedFs(faults: Faults = {}) {
         },
         async close() {
           calls.push({ op: "close", path });
-          openHandles -= 1;
+          opened.closes += 1;
           await handle.close();
           faults.close?.(path);
         },
@@ -121,32 +124,40 @@ function instrumentedFs(faults: Faults = {}) {
       return fsp.unlink(path);
     },
   };
-  return { fs, calls, openHandles: () => openHandles };
+  /** The handles not closed exactly once: `src (opened "r") left open`. A test expects none. */
+  const unclosed = () =>
+    handles
+      .filter(({ closes }) => closes !== 1)
+      .map(({ name, closes }) => (closes === 0 ? `${name} left open` : `${name} closed ${closes} times`));
+  return { fs, calls, unclosed };
 }
 
 /** The temporary files a run opened for writing, in order. */
 const temporaryFiles = (calls: readonly Call[], target: string) =>
   calls.filter((call) => call.op.startsWith("open") && temporaryNameOf(target).test(basename(call.path))).map((call) => call.path);
 
+/** The message for a listing of src/: a temporary file left over shows in it. */
+const folderAfter = (what: string) => `files in src/ after ${what} (a temporary file left behind is debris)`;
+
 it("replaces the whole file and leaves no temporary file", async () => {
   const { folder, target } = repository();
   await atomicWrite(target, bytes(NEW));
-  expect(readFileSync(target, "utf8")).toBe(NEW);
-  expect(listing(folder)).toEqual(["app.config.json"]);
+  expect(readFileSync(target, "utf8"), "app.config.json after atomicWrite of the new configuration").toBe(NEW);
+  expect(listing(folder), folderAfter("the write")).toEqual(["app.config.json"]);
 });
 
 it("keeps the original and removes the temporary file when the rename fails", async () => {
   const { folder, target } = repository();
   const failure = fsError("EXDEV", "rename");
-  const { fs, openHandles } = instrumentedFs({
+  const { fs, unclosed } = instrumentedFs({
     rename: () => {
       throw failure;
     },
   });
-  await expect(atomicWrite(target, bytes(NEW), { fs })).rejects.toBe(failure);
-  expect(readFileSync(target, "utf8")).toBe(OLD);
-  expect(listing(folder)).toEqual(["app.config.json"]);
-  expect(openHandles()).toBe(0);
+  await expect(atomicWrite(target, bytes(NEW), { fs }), "atomicWrite must reject with the rename's own error").rejects.toBe(failure);
+  expect(readFileSync(target, "utf8"), "app.config.json after a failed rename (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("a failed rename")).toEqual(["app.config.json"]);
+  expect(unclosed(), "handles not closed exactly once after a failed rename").toEqual([]);
 });
 
 it("creates missing parent folders", async () => {
@@ -154,38 +165,41 @@ it("creates missing parent folders", async () => {
   const target = join(root, "src", "components", "generated", "Banner.tsx");
   const component = "export const Banner = () => <p>Dark mode is here</p>;\n";
   await atomicWrite(target, bytes(component));
-  expect(readFileSync(target, "utf8")).toBe(component);
-  expect(listing(dirname(target))).toEqual(["Banner.tsx"]);
+  expect(readFileSync(target, "utf8"), "src/components/generated/Banner.tsx, written where neither folder existed").toBe(component);
+  expect(listing(dirname(target)), "files in src/components/generated/ after the write").toEqual(["Banner.tsx"]);
 });
 
 it("keeps the original and removes the temporary file when a write fails", async () => {
   const { folder, target } = repository();
   const failure = fsError("ENOSPC", "write");
-  const { fs, openHandles } = instrumentedFs({
+  const { fs, unclosed } = instrumentedFs({
     write: () => {
       throw failure;
     },
   });
-  await expect(atomicWrite(target, bytes(NEW), { fs })).rejects.toBe(failure);
-  expect(readFileSync(target, "utf8")).toBe(OLD);
-  expect(listing(folder)).toEqual(["app.config.json"]);
-  expect(openHandles()).toBe(0);
+  await expect(atomicWrite(target, bytes(NEW), { fs }), "atomicWrite must reject with the write's own error").rejects.toBe(failure);
+  expect(readFileSync(target, "utf8"), "app.config.json after a failed write (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("a failed write")).toEqual(["app.config.json"]);
+  expect(unclosed(), "handles not closed exactly once after a failed write").toEqual([]);
 });
 
 it("keeps the original and removes the temporary file when fsync fails", async () => {
   const { folder, target } = repository();
   const failure = fsError("EIO", "fsync");
-  const { fs, calls, openHandles } = instrumentedFs({
+  const { fs, calls, unclosed } = instrumentedFs({
     sync: () => {
       throw failure;
     },
   });
-  await expect(atomicWrite(target, bytes(NEW), { fs })).rejects.toBe(failure);
-  expect(readFileSync(target, "utf8")).toBe(OLD);
-  expect(listing(folder)).toEqual(["app.config.json"]);
-  expect(openHandles()).toBe(0);
+  await expect(atomicWrite(target, bytes(NEW), { fs }), "atomicWrite must reject with the fsync's own error").rejects.toBe(failure);
+  expect(readFileSync(target, "utf8"), "app.config.json after a failed fsync (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("a failed fsync")).toEqual(["app.config.json"]);
+  expect(unclosed(), "handles not closed exactly once after a failed fsync").toEqual([]);
   // An fsync that failed proves nothing was made durable: the rename must not happen.
-  expect(calls.map((call) => call.op)).not.toContain("rename");
+  expect(
+    calls.map((call) => call.op),
+    "file-system calls of a write whose fsync failed (a rename after it would publish bytes that may not be on disk)",
+  ).not.toContain("rename");
 });
 
 it("keeps the original when closing the temporary file fails, and closes it only once", async () => {
@@ -196,29 +210,73 @@ it("keeps the original when closing the temporary file fails, and closes it only
       throw failure;
     },
   });
-  await expect(atomicWrite(target, bytes(NEW), { fs })).rejects.toBe(failure);
-  expect(readFileSync(target, "utf8")).toBe(OLD);
-  expect(listing(folder)).toEqual(["app.config.json"]);
-  expect(calls.filter((call) => call.op === "close")).toHaveLength(1);
+  await expect(atomicWrite(target, bytes(NEW), { fs }), "atomicWrite must reject with the close's own error").rejects.toBe(failure);
+  expect(readFileSync(target, "utf8"), "app.config.json after a failed close (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("a failed close")).toEqual(["app.config.json"]);
+  expect(
+    calls.filter((call) => call.op === "close").map((call) => basename(call.path)),
+    "files closed after the close of the temporary file failed (each at most once: a second close may close another file's descriptor)",
+  ).toHaveLength(1);
 });
 
 it("writes every byte when the file system accepts one byte per call", async () => {
   const { folder, target } = repository();
   const { fs, calls } = instrumentedFs({ maxBytesPerWrite: 1 });
   await atomicWrite(target, bytes(NEW), { fs });
-  expect(readFileSync(target, "utf8")).toBe(NEW);
-  expect(calls.filter((call) => call.op === "write")).toHaveLength(bytes(NEW).byteLength);
-  expect(listing(folder)).toEqual(["app.config.json"]);
+  expect(
+    readFileSync(target, "utf8"),
+    `app.config.json after atomicWrite of ${bytes(NEW).byteLength} bytes through a file system that takes one byte per write call`,
+  ).toBe(NEW);
+  expect(calls.filter((call) => call.op === "write").length, `write calls for ${bytes(NEW).byteLength} bytes, one byte per call`).toBe(
+    bytes(NEW).byteLength,
+  );
+  expect(listing(folder), folderAfter("the write")).toEqual(["app.config.json"]);
 });
+
+/** Which of `versions` a file holds, whole, or how it differs from all of them. */
+function whichVersion(content: Buffer, versions: readonly { label: string; bytes: Buffer }[]): string {
+  const whole = versions.find((version) => content.equals(version.bytes));
+  if (whole) return `the whole ${whole.label}`;
+  const starts = versions.find((version) => content.subarray(0, 8).equals(version.bytes.subarray(0, 8)));
+  return `none of them: ${content.byteLength} bytes that begin as ${starts?.label ?? "no version"} and differ from it at byte ${firstDifference(content, starts?.bytes ?? Buffer.alloc(0))}`;
+}
+
+function firstDifference(a: Buffer, b: Buffer): number {
+  const length = Math.min(a.byteLength, b.byteLength);
+  for (let index = 0; index < length; index += 1) if (a[index] !== b[index]) return index;
+  return length;
+}
+
+/** The first few entries of a long list, and how many more there are: a failure stays readable. */
+const firstFew = (list: readonly string[]) => (list.length > 6 ? [...list.slice(0, 5), `… and ${list.length - 5} more`] : list);
+
+/** How a target that is neither whole version looks: empty, cut short, or new bytes over old ones. */
+function damage(content: Buffer, oldPayload: Buffer, newPayload: Buffer): string {
+  if (content.byteLength === 0) return "empty (0 bytes)";
+  const size = `${content.byteLength} bytes (a whole version has ${newPayload.byteLength})`;
+  const asNew = firstDifference(content, newPayload);
+  const asOld = firstDifference(content, oldPayload);
+  if (asNew === content.byteLength) return `${size}, the start of the new file: cut short`;
+  if (asOld === content.byteLength) return `${size}, the start of the old file: cut short`;
+  const end = content.byteLength;
+  if (asNew > 0 && end >= 64 && content.subarray(end - 64).equals(oldPayload.subarray(end - 64, end))) {
+    return `${size}, new bytes up to byte ${asNew} and old bytes at the end: torn`;
+  }
+  return `${size}, like the ${asNew >= asOld ? "new" : "old"} file up to byte ${Math.max(asNew, asOld)} and other bytes after it`;
+}
 
 it("ends with one whole version when several writers race for one target", async () => {
   const { folder, target } = repository();
   // Large enough that the writes overlap; every version has its own bytes, so a mix is visible.
-  const versions = ["build A ", "build B ", "build C "].map((fill) => Buffer.alloc(1024 * 1024, fill));
-  await Promise.all(versions.map((version) => atomicWrite(target, version)));
-  const result = readFileSync(target);
-  expect(versions.some((version) => result.equals(version))).toBe(true);
-  expect(listing(folder)).toEqual(["app.config.json"]);
+  const versions = ["build A ", "build B ", "build C "].map((fill) => ({
+    label: `"${fill.trim()}" version`,
+    bytes: Buffer.alloc(1024 * 1024, fill),
+  }));
+  await Promise.all(versions.map((version) => atomicWrite(target, version.bytes)));
+  expect(whichVersion(readFileSync(target), versions), "what app.config.json holds after three writers raced for it").toMatch(
+    /^the whole /,
+  );
+  expect(listing(folder), folderAfter("three racing writes")).toEqual(["app.config.json"]);
 });
 
 it("leaves a reader that opened the old file with the whole old file", async () => {
@@ -229,8 +287,8 @@ it("leaves a reader that opened the old file with the whole old file", async () 
   // The rename replaced the name; the file the reader holds was never written to.
   const seen = Buffer.alloc(fstatSync(reader).size);
   readSync(reader, seen, 0, seen.length, 0);
-  expect(seen.toString("utf8")).toBe(OLD);
-  expect(readFileSync(target, "utf8")).toBe(NEW);
+  expect(seen.toString("utf8"), "what a reader that opened app.config.json before the write reads afterwards").toBe(OLD);
+  expect(readFileSync(target, "utf8"), "app.config.json after the write").toBe(NEW);
 });
 
 it("refuses a symlinked target and leaves the file it points to untouched", async () => {
@@ -239,10 +297,13 @@ it("refuses a symlinked target and leaves the file it points to untouched", asyn
   writeFileSync(outside, "TOKEN=keep-me\n");
   const linked = join(folder, "deploy.env");
   symlinkSync(outside, linked);
-  await expect(atomicWrite(linked, bytes("TOKEN=stolen\n"))).rejects.toThrow(/symlink/);
-  expect(readFileSync(outside, "utf8")).toBe("TOKEN=keep-me\n");
-  expect(lstatSync(linked).isSymbolicLink()).toBe(true);
-  expect(listing(folder)).toEqual(["app.config.json", "deploy.env"]);
+  expect(
+    await settled(atomicWrite(linked, bytes("TOKEN=stolen\n")), "symlink"),
+    "atomicWrite to src/deploy.env, a symlink to a file outside",
+  ).toBe(refused("symlink"));
+  expect(readFileSync(outside, "utf8"), "the file outside that deploy.env links to").toBe("TOKEN=keep-me\n");
+  expect(lstatSync(linked).isSymbolicLink(), "src/deploy.env is still a symlink").toBe(true);
+  expect(listing(folder), folderAfter("the refused write")).toEqual(["app.config.json", "deploy.env"]);
 });
 
 it("is not redirected by a symlink planted at the temporary file's name", async () => {
@@ -260,14 +321,16 @@ it("is not redirected by a symlink planted at the temporary file's name", async 
     },
   });
   await atomicWrite(target, bytes(NEW), { fs });
-  expect(readFileSync(outside, "utf8")).toBe("TOKEN=keep-me\n");
-  expect(readFileSync(target, "utf8")).toBe(NEW);
+  expect(readFileSync(outside, "utf8"), "the file outside that the planted link points to").toBe("TOKEN=keep-me\n");
+  expect(readFileSync(target, "utf8"), "app.config.json after the write").toBe(NEW);
   // The write moved on to a fresh name, and left the planted link (not its own file) alone.
-  const tried = temporaryFiles(calls, target);
-  expect(tried).toHaveLength(2);
-  expect(tried[1]).not.toBe(tried[0]);
-  expect(planted && lstatSync(planted).isSymbolicLink()).toBe(true);
-  expect(listing(folder)).toEqual(["app.config.json", basename(planted ?? "")].sort());
+  const tried = temporaryFiles(calls, target).map((path) => basename(path));
+  expect(tried, "temporary names opened: the planted one, then a fresh one").toHaveLength(2);
+  expect(tried[1], "the second temporary name (it must differ from the planted first one)").not.toBe(tried[0]);
+  expect(planted && lstatSync(planted).isSymbolicLink(), "the planted link is still a symlink, left alone").toBe(true);
+  expect(listing(folder), folderAfter("the write (only the planted link may stay)")).toEqual(
+    ["app.config.json", basename(planted ?? "")].sort(),
+  );
 });
 
 it("creates the temporary file exclusively, with a random name, in the target's folder", async () => {
@@ -276,13 +339,19 @@ it("creates the temporary file exclusively, with a random name, in the target's 
   await atomicWrite(target, bytes(NEW), { fs });
   await atomicWrite(target, bytes(OLD), { fs });
   const opens = calls.filter((call) => call.op.startsWith("open") && call.path !== folder);
-  expect(opens).toHaveLength(2);
+  expect(
+    opens.map((open) => `${open.op} ${basename(open.path)}`),
+    "files opened by two writes to app.config.json (one temporary file each)",
+  ).toHaveLength(2);
+  const problems: string[] = [];
   for (const open of opens) {
-    expect(open.op).toContain("x");
-    expect(dirname(open.path)).toBe(folder);
-    expect(basename(open.path)).toMatch(temporaryNameOf(target));
+    const name = basename(open.path);
+    if (!open.op.includes("x")) problems.push(`${name} was opened with "${open.op.slice(5)}", without x (exclusive create)`);
+    if (dirname(open.path) !== folder) problems.push(`${name} was created in ${dirname(open.path)}, not in the target's folder`);
+    if (!temporaryNameOf(target).test(name)) problems.push(`${name} does not fit the pattern .app.config.json.<16 hex digits>.tmp`);
   }
-  expect(opens[0]?.path).not.toBe(opens[1]?.path);
+  expect(problems, "how the temporary files were created").toEqual([]);
+  expect(opens[1]?.path, "the second write's temporary name (it must differ from the first)").not.toBe(opens[0]?.path);
 });
 
 it("fsyncs the temporary file before the rename and the folder after it", async () => {
@@ -299,29 +368,47 @@ it("fsyncs the temporary file before the rename and the folder after it", async 
     rename: at("rename", temporary),
     "fsync folder": at("sync", folder),
   };
-  expect(Object.values(steps).every((index) => index >= 0), JSON.stringify(steps)).toBe(true);
-  expect(Object.entries(steps).sort(([, a], [, b]) => a - b).map(([name]) => name)).toEqual(Object.keys(steps));
-  expect(calls.find((call) => call.op === "renamed to")?.path).toBe(target);
+  const missing = Object.entries(steps)
+    .filter(([, index]) => index < 0)
+    .map(([name]) => name);
+  expect(missing, "steps of the write that never happened").toEqual([]);
+  expect(
+    Object.entries(steps)
+      .sort(([, a], [, b]) => a - b)
+      .map(([name]) => name),
+    "the steps in the order they happened",
+  ).toEqual(Object.keys(steps));
+  expect(calls.find((call) => call.op === "renamed to")?.path, "where the temporary file was renamed to").toBe(target);
 });
 
 it("ignores a platform that cannot fsync a folder, but reports a real folder fsync error", async () => {
   const { folder, target } = repository();
   // Windows refuses to open a folder as a file; some file systems refuse to fsync one.
-  const unsupported: Faults[] = [
-    { open: (path) => failIf(path === folder, fsError("EISDIR", "open")) },
-    { sync: (path) => failIf(path === folder, fsError("EINVAL", "fsync")) },
-    { sync: (path) => failIf(path === folder, fsError("EPERM", "fsync")) },
-  ];
-  for (const faults of unsupported) {
+  const unsupported: Record<string, Faults> = {
+    "EISDIR when the folder is opened": { open: (path) => failIf(path === folder, fsError("EISDIR", "open")) },
+    "EINVAL from the folder's fsync": { sync: (path) => failIf(path === folder, fsError("EINVAL", "fsync")) },
+    "EPERM from the folder's fsync": { sync: (path) => failIf(path === folder, fsError("EPERM", "fsync")) },
+  };
+  const results: Record<string, string> = {};
+  for (const [label, faults] of Object.entries(unsupported)) {
     writeFileSync(target, OLD);
-    await atomicWrite(target, bytes(NEW), { fs: instrumentedFs(faults).fs });
-    expect(readFileSync(target, "utf8")).toBe(NEW);
+    const written = await settled(atomicWrite(target, bytes(NEW), { fs: instrumentedFs(faults).fs }), null, () => "written");
+    results[label] =
+      written === "written"
+        ? `written; app.config.json holds ${readFileSync(target, "utf8") === NEW ? "the new" : "not the new"} configuration`
+        : written;
   }
+  expect(
+    otherThan(results, "written; app.config.json holds the new configuration"),
+    "folder fsyncs the platform cannot do, not ignored",
+  ).toEqual({});
   // A real I/O error is reported. The new file is in place by then, but it may not survive a power cut.
   const failure = fsError("EIO", "fsync");
   const broken = instrumentedFs({ sync: (path) => failIf(path === folder, failure) });
-  await expect(atomicWrite(target, bytes(OLD), { fs: broken.fs })).rejects.toBe(failure);
-  expect(broken.openHandles()).toBe(0);
+  await expect(atomicWrite(target, bytes(OLD), { fs: broken.fs }), "atomicWrite must reject with the folder fsync's EIO").rejects.toBe(
+    failure,
+  );
+  expect(broken.unclosed(), "handles not closed exactly once after the folder fsync failed").toEqual([]);
 });
 
 function failIf(condition: boolean, error: Error): void {
@@ -332,20 +419,25 @@ it("keeps the permission mode of an existing target, and gives a new file the de
   const { folder, target } = repository();
   // 0600 for a secret, 0755 for a script, 0664 for a shared file: the usual umask 022 would cut
   // 0664 to 0644 on a freshly created file, so the mode has to be set explicitly.
+  const modes: Record<string, string> = {};
   for (const mode of [0o600, 0o755, 0o664]) {
     chmodSync(target, mode);
     await atomicWrite(target, bytes(NEW));
-    expect((statSync(target).mode & 0o777).toString(8)).toBe(mode.toString(8));
+    modes[mode.toString(8)] = (statSync(target).mode & 0o777).toString(8);
   }
+  expect(modes, "the mode of app.config.json after a rewrite, by its mode before").toEqual({ "600": "600", "755": "755", "664": "664" });
   const reference = join(folder, "written-by-node.json");
   writeFileSync(reference, NEW);
   const created = join(folder, "created.json");
   await atomicWrite(created, bytes(NEW));
-  expect((statSync(created).mode & 0o777).toString(8)).toBe((statSync(reference).mode & 0o777).toString(8));
+  expect((statSync(created).mode & 0o777).toString(8), "the mode of a new file, which must be the one writeFileSync gives").toBe(
+    (statSync(reference).mode & 0o777).toString(8),
+  );
 });
 
 it("retries a busy rename a bounded number of times and never copies instead", async () => {
   const { folder, target } = repository();
+  const renames = (calls: readonly Call[]) => calls.filter((call) => call.op === "rename").length;
   // Windows: an editor or a virus scanner holds the target for a moment.
   const briefly = instrumentedFs({
     rename: (call) => {
@@ -353,10 +445,13 @@ it("retries a busy rename a bounded number of times and never copies instead", a
     },
   });
   await atomicWrite(target, bytes(NEW), { fs: briefly.fs, renameAttempts: 3 });
-  expect(readFileSync(target, "utf8")).toBe(NEW);
-  expect(briefly.calls.filter((call) => call.op === "rename")).toHaveLength(3);
+  expect(readFileSync(target, "utf8"), "app.config.json after two busy renames and a third that worked").toBe(NEW);
+  expect(renames(briefly.calls), "rename attempts: two EBUSY, then success").toBe(3);
   // The target itself is never opened: no copy-and-delete fallback.
-  expect(briefly.calls.filter((call) => call.op.startsWith("open") && call.path === target)).toEqual([]);
+  expect(
+    briefly.calls.filter((call) => call.op.startsWith("open") && call.path === target).map((call) => call.op),
+    "opens of the target itself (a copy into it would not be atomic)",
+  ).toEqual([]);
 
   const busy = fsError("EBUSY", "rename");
   const held = instrumentedFs({
@@ -364,10 +459,13 @@ it("retries a busy rename a bounded number of times and never copies instead", a
       throw busy;
     },
   });
-  await expect(atomicWrite(target, bytes(OLD), { fs: held.fs, renameAttempts: 3 })).rejects.toBe(busy);
-  expect(held.calls.filter((call) => call.op === "rename")).toHaveLength(3);
-  expect(readFileSync(target, "utf8")).toBe(NEW);
-  expect(listing(folder)).toEqual(["app.config.json"]);
+  await expect(
+    atomicWrite(target, bytes(OLD), { fs: held.fs, renameAttempts: 3 }),
+    "atomicWrite must reject with the last EBUSY",
+  ).rejects.toBe(busy);
+  expect(renames(held.calls), "rename attempts with renameAttempts 3, every one EBUSY").toBe(3);
+  expect(readFileSync(target, "utf8"), "app.config.json after every rename was busy (must still be the previous version)").toBe(NEW);
+  expect(listing(folder), folderAfter("the busy renames")).toEqual(["app.config.json"]);
 
   // Another file system is not busy: waiting cannot help, so there is no retry.
   const crossDevice = fsError("EXDEV", "rename");
@@ -376,8 +474,10 @@ it("retries a busy rename a bounded number of times and never copies instead", a
       throw crossDevice;
     },
   });
-  await expect(atomicWrite(target, bytes(OLD), { fs: elsewhere.fs, renameAttempts: 3 })).rejects.toBe(crossDevice);
-  expect(elsewhere.calls.filter((call) => call.op === "rename")).toHaveLength(1);
+  await expect(atomicWrite(target, bytes(OLD), { fs: elsewhere.fs, renameAttempts: 3 }), "atomicWrite must reject with EXDEV").rejects.toBe(
+    crossDevice,
+  );
+  expect(renames(elsewhere.calls), "rename attempts after EXDEV, which waiting cannot cure").toBe(1);
 });
 
 it("sweeps stale temporary files of its own pattern and nothing else", async () => {
@@ -399,13 +499,18 @@ it("sweeps stale temporary files of its own pattern and nothing else", async () 
   }
   const before = listing(folder);
 
-  expect(await sweepStaleTemporaryFiles(folder)).toEqual([stale]);
-  expect(listing(folder)).toEqual(before.filter((name) => name !== stale));
-  expect(readFileSync(join(folder, "app.config.json"), "utf8")).toBe(OLD);
+  expect(await sweepStaleTemporaryFiles(folder), "names the sweep reports removed (default age: one hour)").toEqual([stale]);
+  expect(listing(folder), "the folder after the sweep: everything but the stale temporary file").toEqual(
+    before.filter((name) => name !== stale),
+  );
+  expect(readFileSync(join(folder, "app.config.json"), "utf8"), "app.config.json after the sweep").toBe(OLD);
   // With no age limit the fresh one goes too; the link and the folder still stay.
-  expect(await sweepStaleTemporaryFiles(folder, { olderThanMs: 0 })).toEqual([fresh]);
-  expect(existsSync(join(folder, ".cache.0123456789abcdef.tmp"))).toBe(true);
-  expect(lstatSync(join(folder, ".link.0123456789abcdef.tmp")).isSymbolicLink()).toBe(true);
+  expect(await sweepStaleTemporaryFiles(folder, { olderThanMs: 0 }), "names the sweep reports removed with olderThanMs 0").toEqual([fresh]);
+  expect(existsSync(join(folder, ".cache.0123456789abcdef.tmp")), "the folder .cache.0123456789abcdef.tmp still exists").toBe(true);
+  expect(
+    lstatSync(join(folder, ".link.0123456789abcdef.tmp")).isSymbolicLink(),
+    "the symlink .link.0123456789abcdef.tmp still exists",
+  ).toBe(true);
 });
 
 // ---- Crash safety: a real process, really killed. ----
@@ -451,11 +556,10 @@ async function bundleWriter(modulePath: string): Promise<{ writer: string; modul
 
 /** A crash-writer child: its stdout lines, a way to wait for one, and how it ended. */
 function startWriter(bundle: { writer: string; module: string }, targets: readonly string[]) {
-  const child = spawn(
-    process.execPath,
-    [bundle.writer, bundle.module, String(PAYLOAD_SIZE), NEW_FILL, String(STAGGER_MS), ...targets],
-    { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, [bundle.writer, bundle.module, String(PAYLOAD_SIZE), NEW_FILL, String(STAGGER_MS), ...targets], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   const waiting = new Map<string, () => void>();
   let pending = "";
@@ -485,85 +589,118 @@ function startWriter(bundle: { writer: string; module: string }, targets: readon
   return { child, lines, ended, waitFor, stderr: () => stderr };
 }
 
-it(
-  "survives SIGKILL at any moment: the target is always the whole old or the whole new file",
-  { timeout: 30_000 },
-  async () => {
-    const bundle = await bundleWriter(moduleFile("atomic"));
-    const oldPayload = Buffer.alloc(PAYLOAD_SIZE, OLD_FILL);
-    const newPayload = Buffer.alloc(PAYLOAD_SIZE, NEW_FILL);
-    const root = temporaryFolder();
+it("survives SIGKILL at any moment: the target is always the whole old or the whole new file", { timeout: 30_000 }, async () => {
+  const bundle = await bundleWriter(moduleFile("atomic"));
+  const oldPayload = Buffer.alloc(PAYLOAD_SIZE, OLD_FILL);
+  const newPayload = Buffer.alloc(PAYLOAD_SIZE, NEW_FILL);
+  const root = temporaryFolder();
 
-    // Start every child first, so they load side by side.
-    const runs = KILLS.map((kill, index) => {
-      const folder = join(root, `run-${index}`);
-      const targets = Array.from({ length: TARGETS_PER_CHILD }, (_, target) => join(folder, `bundle-${target}.js`));
-      return { kill, folder, targets, writer: startWriter(bundle, targets) };
-    });
-    onTestFinished(() => {
-      for (const { writer } of runs) writer.child.kill("SIGKILL");
-    });
-    // Every target starts as the old payload: one file, hard-linked under each name, so setting up
-    // writes 4 MiB once. A rename replaces a name, not the file, so each target is still judged alone.
-    const original = join(root, "original.js");
-    writeFileSync(original, oldPayload);
-    for (const { folder, targets } of runs) {
-      mkdirSync(folder);
-      for (const target of targets) linkSync(original, target);
+  // Start every child first, so they load side by side.
+  const runs = KILLS.map((kill, index) => {
+    const folder = join(root, `run-${index}`);
+    const targets = Array.from({ length: TARGETS_PER_CHILD }, (_, target) => join(folder, `bundle-${target}.js`));
+    return { kill, folder, targets, writer: startWriter(bundle, targets) };
+  });
+  onTestFinished(() => {
+    for (const { writer } of runs) writer.child.kill("SIGKILL");
+  });
+  // Every target starts as the old payload: one file, hard-linked under each name, so setting up
+  // writes 4 MiB once. A rename replaces a name, not the file, so each target is still judged alone.
+  // A writer that writes into the target itself changes that one shared file under every name: the
+  // check below sees it as new bytes in the original file (its inode), and reports a write in place.
+  const original = join(root, "original.js");
+  writeFileSync(original, oldPayload);
+  const originalInode = statSync(original).ino;
+  for (const { folder, targets } of runs) {
+    mkdirSync(folder);
+    for (const target of targets) linkSync(original, target);
+  }
+  await Promise.all(runs.map(({ writer }) => writer.waitFor("ready")));
+
+  // One child at a time, so each kill lands when intended.
+  for (const { kill, writer } of runs) {
+    writer.child.stdin.write("go\n");
+    await writer.waitFor(kill.after);
+    if (kill.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, kill.waitMs));
+    writer.child.kill("SIGKILL");
+    await writer.ended;
+  }
+
+  const torn: string[] = [];
+  const inPlace: string[] = [];
+  const stray: string[] = [];
+  const ended: string[] = [];
+  const counts = { trials: 0, old: 0, new: 0, midWrite: 0, debris: 0 };
+  for (const [index, { kill, folder, targets, writer }] of runs.entries()) {
+    const when = `killed ${kill.waitMs} ms after "${kill.after}"`;
+    const { code, signal } = await writer.ended;
+    if (signal !== "SIGKILL") {
+      ended.push(
+        `run-${index} ended by itself (code ${code}, signal ${signal}) before it was ${when}: ${writer.stderr()}${writer.lines.join(" | ")}`,
+      );
     }
-    await Promise.all(runs.map(({ writer }) => writer.waitFor("ready")));
-
-    // One child at a time, so each kill lands when intended.
-    for (const { kill, writer } of runs) {
-      writer.child.stdin.write("go\n");
-      await writer.waitFor(kill.after);
-      if (kill.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, kill.waitMs));
-      writer.child.kill("SIGKILL");
-      await writer.ended;
+    for (const [number, target] of targets.entries()) {
+      counts.trials += 1;
+      if (writer.lines.includes(`writing ${number}`) && !writer.lines.includes(`done ${number}`)) counts.midWrite += 1;
+      const content = readFileSync(target);
+      if (content.equals(oldPayload)) counts.old += 1;
+      else if (!content.equals(newPayload))
+        torn.push(`run-${index}/${basename(target)}, ${when}: ${damage(content, oldPayload, newPayload)}`);
+      else if (statSync(target).ino === originalInode) inPlace.push(`run-${index}/${basename(target)}, ${when}`);
+      else counts.new += 1;
     }
-
-    const problems: string[] = [];
-    const counts = { trials: 0, old: 0, new: 0, midWrite: 0, debris: 0 };
-    for (const [index, { folder, targets, writer }] of runs.entries()) {
-      const { signal } = await writer.ended;
-      if (signal !== "SIGKILL") problems.push(`run-${index} was not killed but ended by itself: ${writer.stderr()}`);
-      for (const [number, target] of targets.entries()) {
-        counts.trials += 1;
-        if (writer.lines.includes(`writing ${number}`) && !writer.lines.includes(`done ${number}`)) counts.midWrite += 1;
-        const content = readFileSync(target);
-        if (content.equals(oldPayload)) counts.old += 1;
-        else if (content.equals(newPayload)) counts.new += 1;
-        else problems.push(`run-${index}/${basename(target)} is neither the whole old nor the whole new payload`);
-      }
-      // A kill may leave temporary files behind, but only those, and never a damaged target.
-      const names = new Set(targets.map((target) => basename(target)));
-      for (const name of listing(folder)) {
-        if (names.has(name)) continue;
-        if (targets.some((target) => temporaryNameOf(target).test(name))) counts.debris += 1;
-        else problems.push(`run-${index}/${name} is left over and is not a temporary file`);
-      }
+    // A kill may leave temporary files behind, but only those, and never a damaged target.
+    const names = new Set(targets.map((target) => basename(target)));
+    for (const name of listing(folder)) {
+      if (names.has(name)) continue;
+      if (targets.some((target) => temporaryNameOf(target).test(name))) counts.debris += 1;
+      else stray.push(`run-${index}/${name}, ${when}`);
     }
-    // The control: a writer that writes straight into its target, killed in the middle of it. The
-    // same check must find its target damaged, or the check above could not fail.
-    const controlTarget = join(root, "control", "bundle.js");
-    mkdirSync(dirname(controlTarget));
-    linkSync(original, controlTarget);
-    const control = startWriter({ writer: bundle.writer, module: "--in-place-control" }, [controlTarget]);
-    await control.waitFor("ready");
-    control.child.stdin.write("go\n");
-    await control.waitFor("piece 8 0");
-    control.child.kill("SIGKILL");
-    await control.ended;
-    const damaged = readFileSync(controlTarget);
-    expect(damaged.equals(oldPayload) || damaged.equals(newPayload), "the in-place control was not caught").toBe(false);
+  }
+  // The control: a writer that writes straight into its target, killed in the middle of it. The
+  // same check must find its target damaged, or the check above could not fail.
+  const controlTarget = join(root, "control", "bundle.js");
+  mkdirSync(dirname(controlTarget));
+  writeFileSync(controlTarget, oldPayload);
+  const control = startWriter({ writer: bundle.writer, module: "--in-place-control" }, [controlTarget]);
+  await control.waitFor("ready");
+  control.child.stdin.write("go\n");
+  await control.waitFor("piece 8 0");
+  control.child.kill("SIGKILL");
+  await control.ended;
+  const damaged = readFileSync(controlTarget);
+  expect(
+    damaged.equals(oldPayload) || damaged.equals(newPayload),
+    `the control, a writer killed in the middle of writing its target in place, left a whole file (${damaged.byteLength} bytes): this test's check cannot see a torn file`,
+  ).toBe(false);
 
-    const summary = JSON.stringify(counts);
-    expect(problems, summary).toEqual([]);
-    expect(runs.length, "children killed").toBeGreaterThanOrEqual(20);
-    expect(counts.trials).toBe(runs.length * TARGETS_PER_CHILD);
-    // Not vacuous: kills landed before, during and after writes.
-    expect(counts.old, `no kill left an old file: ${summary}`).toBeGreaterThan(0);
-    expect(counts.new, `no kill left a new file: ${summary}`).toBeGreaterThan(0);
-    expect(counts.midWrite, `no kill caught a write in progress: ${summary}`).toBeGreaterThan(0);
-  },
-);
+  const summary = `${counts.trials} targets: ${counts.old} old, ${counts.new} new, ${counts.midWrite} killed between "writing" and "done", ${counts.debris} temporary files left`;
+  expect(
+    firstFew(torn),
+    `targets that are neither the whole old nor the whole new file after SIGKILL: a torn, short or empty target means the write is not atomic (the bytes must go to a temporary file that one rename puts in place) (${summary})`,
+  ).toEqual([]);
+  expect(
+    firstFew(inPlace),
+    `targets that hold the new bytes in the very file that held the old ones (the same inode): the write went into the target itself, not into a temporary file renamed over it, and a kill in the middle of such a write leaves the target torn (${summary})`,
+  ).toEqual([]);
+  expect(
+    firstFew(stray),
+    "files left in a killed child's folder that are neither its targets nor temporary files .<target>.<16 hex digits>.tmp",
+  ).toEqual([]);
+  expect(firstFew(ended), "children that ended on their own instead of by SIGKILL (atomicWrite failed inside them)").toEqual([]);
+  expect(runs.length, "children started and killed").toBeGreaterThanOrEqual(20);
+  expect(counts.trials, "targets judged").toBe(runs.length * TARGETS_PER_CHILD);
+  // Not vacuous: kills landed before, during and after writes.
+  expect(
+    counts.old,
+    `targets still old after their kill; there must be some, since kills land 0 ms after "writing 0". None means every write had replaced its target before the test could react to "writing": atomicWrite blocks the process while it writes (synchronous calls) or renames before the new bytes are fsynced, so no kill lands inside a write and this test cannot judge it. Write with the asynchronous calls of node:fs/promises, and fsync before the rename (${summary})`,
+  ).toBeGreaterThan(0);
+  expect(
+    counts.new,
+    `targets new after their kill; there must be some, since kills land up to 10 ms after "done 1". None means the new file was not in place when atomicWrite resolved (for example, a rename that is not awaited) (${summary})`,
+  ).toBeGreaterThan(0);
+  expect(
+    counts.midWrite,
+    `kills that landed between "writing <n>" and "done <n>"; there must be some. None means atomicWrite finished before the test could react to "writing": it blocks the process while it writes (synchronous calls), so no kill can interrupt it (${summary})`,
+  ).toBeGreaterThan(0);
+});

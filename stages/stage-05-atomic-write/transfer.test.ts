@@ -12,9 +12,11 @@ it("files the quarterly brief in a new reports folder and leaves no debris", asy
   const project = temporaryFolder();
   const brief = join(project, "reports", "summary.txt");
   await atomicWrite(brief, encode("Q3 summary"));
-  expect(readFileSync(brief, "utf8")).toBe("Q3 summary");
-  expect(readdirSync(join(project, "reports"))).toEqual(["summary.txt"]);
-  expect(readdirSync(project)).toEqual(["reports"]);
+  expect(readFileSync(brief, "utf8"), "reports/summary.txt, written where reports/ did not exist").toBe("Q3 summary");
+  expect(readdirSync(join(project, "reports")), "files in reports/ after the write (a temporary file left behind is debris)").toEqual([
+    "summary.txt",
+  ]);
+  expect(readdirSync(project), "files in the project folder after the write").toEqual(["reports"]);
 });
 
 it("keeps a confidential brief readable by its owner only when it is revised", async () => {
@@ -23,7 +25,9 @@ it("keeps a confidential brief readable by its owner only when it is revised", a
   await atomicWrite(brief, encode("Q3 summary"));
   chmodSync(brief, 0o600);
   await atomicWrite(brief, encode("Q3 summary, revised after the board meeting"));
-  expect(readFileSync(brief, "utf8")).toBe("Q3 summary, revised after the board meeting");
-  expect((statSync(brief).mode & 0o777).toString(8)).toBe("600");
-  expect(readdirSync(join(project, "reports"))).toEqual(["summary.txt"]);
+  expect(readFileSync(brief, "utf8"), "reports/summary.txt after the revision").toBe("Q3 summary, revised after the board meeting");
+  expect((statSync(brief).mode & 0o777).toString(8), "the mode of reports/summary.txt after the revision (it was 600)").toBe("600");
+  expect(readdirSync(join(project, "reports")), "files in reports/ after the revision (a temporary file left behind is debris)").toEqual([
+    "summary.txt",
+  ]);
 });

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { join, sep } from "node:path";
 import { expect, it } from "vitest";
 import { RollbackJournal } from "forge/tools/rollback";
+import { refused, settled } from "../../lab/outcome.js";
 import { temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // The software-delivery scenario: an agent changes a small front-end repository.
@@ -34,10 +35,22 @@ function tree(folder: string): Record<string, string> {
   return picture;
 }
 
+/** What a path holds, in words: its text, `(folder)`, or `(missing)`. */
+function state(path: string): string {
+  if (!existsSync(path)) return "(missing)";
+  return statSync(path).isDirectory() ? "(folder)" : readFileSync(path, "utf8");
+}
+
+/** What each path (relative to repo) holds now: `{ "src/App.tsx": 'export const …', … }`. */
+const states = (repo: string, paths: readonly string[]) => Object.fromEntries(paths.map((path) => [path, state(join(repo, path))]));
+
+/** A path relative to the repository when it lies there, so that a failure reads the same in any temporary folder. */
+const short = (repo: string, path: string) => (path.startsWith(repo + sep) ? path.slice(repo.length + 1) : path);
+
 /** Awaits a promise that should reject and hands back what it rejected with. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
+async function rejection(promise: Promise<unknown>, why: string): Promise<unknown> {
   return promise.then(
-    () => expect.unreachable("expected the promise to reject"),
+    (value) => expect.unreachable(`rollback resolved with ${String(value)}, but it must reject: ${why}`),
     (error: unknown) => error,
   );
 }
@@ -53,8 +66,10 @@ it("restores modified and deleted files", async () => {
   rmSync(join(repo, "src/components"), { recursive: true });
   await journal.rollback();
 
-  expect(read(repo, "src/App.tsx")).toBe(APP);
-  expect(read(repo, "src/components/Button.tsx")).toBe(BUTTON);
+  expect(
+    states(repo, ["src/App.tsx", "src/components/Button.tsx"]),
+    "after rollback: src/App.tsx was modified, src/components/ was deleted with Button.tsx in it",
+  ).toEqual({ "src/App.tsx": APP, "src/components/Button.tsx": BUTTON });
 });
 
 it("keeps the first pre-change snapshot when a path is captured twice", async () => {
@@ -70,17 +85,29 @@ it("keeps the first pre-change snapshot when a path is captured twice", async ()
   writeFileSync(app, 'export const title = "Shop (final)";');
   await journal.rollback();
 
-  expect(read(repo, "src/App.tsx")).toBe(APP);
+  const versions: Record<string, string> = {
+    [APP]: "the original, captured first",
+    'export const title = "Shop (draft)";': "the draft, captured second",
+    'export const title = "Shop (final)";': "the final version, never captured",
+  };
+  const restored = state(app);
+  expect(`${versions[restored] ?? "none of the versions"}: ${restored}`, "src/App.tsx after rollback, captured three times").toBe(
+    `the original, captured first: ${APP}`,
+  );
 });
 
 it("rolls back an empty journal safely", async () => {
   const repo = frontEnd();
   const before = tree(repo);
   const journal = new RollbackJournal();
-  await expect(journal.rollback()).resolves.toBeUndefined();
-  await expect(journal.rollback()).resolves.toBeUndefined();
-  expect(journal.size).toBe(0);
-  expect(tree(repo)).toEqual(before);
+  const first = await settled(journal.rollback(), null);
+  const second = await settled(journal.rollback(), null);
+  expect({ first, second }, "two rollbacks of an empty journal").toEqual({
+    first: "no error; resolved with undefined",
+    second: "no error; resolved with undefined",
+  });
+  expect(journal.size, "journal.size after rolling back an empty journal").toBe(0);
+  expect(tree(repo), "the repository after rolling back an empty journal (nothing may change)").toEqual(before);
 });
 
 it("removes a file the change created", async () => {
@@ -97,13 +124,17 @@ it("removes a file the change created", async () => {
   writeFileSync(cart, "export function Cart() { return null; }");
   await journal.rollback();
 
-  expect(existsSync(banner)).toBe(false);
-  expect(existsSync(cart)).toBe(false);
   // A file that was never created is already as it was: removing it is not an error.
-  expect(existsSync(neverWritten)).toBe(false);
+  expect(
+    states(repo, ["src/components/Banner.tsx", "src/features/cart/Cart.tsx", "src/ghost.ts"]),
+    "after rollback: files that did not exist when they were captured (the last one never written)",
+  ).toEqual({ "src/components/Banner.tsx": "(missing)", "src/features/cart/Cart.tsx": "(missing)", "src/ghost.ts": "(missing)" });
   // Every file that existed is untouched (the cart's folders were created by the change).
   const after = tree(repo);
-  expect(Object.fromEntries(Object.entries(after).filter(([path]) => !path.includes("features")))).toEqual(before);
+  expect(
+    Object.fromEntries(Object.entries(after).filter(([path]) => !path.includes("features"))),
+    "the rest of the repository after rollback (it must be as before the change)",
+  ).toEqual(before);
 });
 
 it("attempts every restore and reports all failures together", async () => {
@@ -125,17 +156,27 @@ it("attempts every restore and reports all failures together", async () => {
   mkdirSync(join(repo, "dist/bundle.js"), { recursive: true });
   writeFileSync(join(repo, "dist/bundle.js/chunk.js"), "chunk");
 
-  const error = await rejection(journal.rollback());
+  const error = await rejection(journal.rollback(), "public/logo.svg and dist/bundle.js cannot be restored");
 
-  expect(error).toBeInstanceOf(AggregateError);
+  expect(error, "what rollback rejected with").toBeInstanceOf(AggregateError);
   const failures = (error as AggregateError).errors as { path: string; message: string }[];
-  expect(failures.map((failure) => failure.path)).toEqual([bundle, logo]);
-  expect((error as AggregateError).message).toContain(logo);
-  expect((error as AggregateError).message).toContain(bundle);
+  expect(
+    failures.map((failure) => short(repo, failure.path)),
+    "the path of each failure in the AggregateError, in the order the restores ran (newest capture first)",
+  ).toEqual([join("dist", "bundle.js"), join("public", "logo.svg")]);
+  const message = (error as AggregateError).message;
+  expect(
+    { "names public/logo.svg": message.includes(logo), "names dist/bundle.js": message.includes(bundle) },
+    `the AggregateError's message: ${message}`,
+  ).toEqual({
+    "names public/logo.svg": true,
+    "names dist/bundle.js": true,
+  });
   // The restores before and after each failure all happened.
-  expect(read(repo, "src/App.tsx")).toBe(APP);
-  expect(read(repo, "src/main.tsx")).toBe(MAIN);
-  expect(read(repo, "dist/bundle.js/chunk.js")).toBe("chunk");
+  expect(
+    states(repo, ["src/App.tsx", "src/main.tsx", "dist/bundle.js/chunk.js"]),
+    "after rollback: the two restores that could run, and the folder in bundle.js's place that must stay",
+  ).toEqual({ "src/App.tsx": APP, "src/main.tsx": MAIN, "dist/bundle.js/chunk.js": "chunk" });
 });
 
 it("restores in reverse capture order", async () => {
@@ -150,10 +191,17 @@ it("restores in reverse capture order", async () => {
 
   // Newest first: the script goes, then index.html can recreate its folder. Oldest first, writing
   // build/index.html would fail while build is still a file.
-  await journal.rollback();
+  expect(await settled(journal.rollback(), null), "rollback of build/index.html (captured first) and build (captured second)").toBe(
+    "no error; resolved with undefined",
+  );
 
-  expect(statSync(join(repo, "build")).isDirectory()).toBe(true);
-  expect(read(repo, "build/index.html")).toBe("<html>v1</html>");
+  expect(
+    states(repo, ["build", "build/index.html"]),
+    "after rollback: build was a folder, then a file; build/index.html was in it",
+  ).toEqual({
+    build: "(folder)",
+    "build/index.html": "<html>v1</html>",
+  });
 });
 
 it("shares one snapshot between two spellings of the same file", async () => {
@@ -170,12 +218,17 @@ it("shares one snapshot between two spellings of the same file", async () => {
   await journal.capture(join(repo, "ui", "Button.tsx"));
   await journal.capture(button);
 
-  expect(journal.paths).toEqual([app, button]);
+  expect(
+    journal.paths.map((path) => short(repo, path)),
+    "journal.paths after five captures of two files in different spellings (one real path per file)",
+  ).toEqual([join("src", "App.tsx"), join("src", "components", "Button.tsx")]);
   writeFileSync(app, "changed");
   writeFileSync(button, "changed");
   await journal.rollback();
-  expect(read(repo, "src/App.tsx")).toBe(APP);
-  expect(read(repo, "src/components/Button.tsx")).toBe(BUTTON);
+  expect(states(repo, ["src/App.tsx", "src/components/Button.tsx"]), "after rollback").toEqual({
+    "src/App.tsx": APP,
+    "src/components/Button.tsx": BUTTON,
+  });
 });
 
 it("restores the original mode of each file", async () => {
@@ -195,22 +248,34 @@ it("restores the original mode of each file", async () => {
   chmodSync(secrets, 0o644);
   await journal.rollback();
 
-  expect(statSync(deploy).mode & 0o7777).toBe(0o755);
-  expect(statSync(secrets).mode & 0o7777).toBe(0o600);
-  expect(read(repo, ".env.local")).toBe("API_KEY=abc");
+  const mode = (path: string) => (statSync(path).mode & 0o7777).toString(8);
+  expect(
+    { "scripts/deploy.sh": mode(deploy), ".env.local": mode(secrets) },
+    "modes after rollback (deploy.sh was 755 and deleted; .env.local was 600, deleted and rewritten as 644)",
+  ).toEqual({ "scripts/deploy.sh": "755", ".env.local": "600" });
+  expect(read(repo, ".env.local"), ".env.local after rollback").toBe("API_KEY=abc");
 });
 
 it("refuses to capture a directory, a symbolic link or a relative path", async () => {
   const repo = frontEnd();
   const outside = temporaryFolder();
-  writeTree(outside, { "id_rsa": "secret" });
+  writeTree(outside, { id_rsa: "secret" });
   symlinkSync(join(outside, "id_rsa"), join(repo, "src/key.txt"));
   const journal = new RollbackJournal();
 
-  await expect(journal.capture(join(repo, "src"))).rejects.toThrow(/directory/);
-  await expect(journal.capture(join(repo, "src/key.txt"))).rejects.toThrow(/symbolic link/);
-  await expect(journal.capture("src/App.tsx")).rejects.toThrow(/absolute/);
-  expect(journal.size).toBe(0);
+  expect(
+    {
+      "src, a folder": await settled(journal.capture(join(repo, "src")), "folder"),
+      "src/key.txt, a symlink to a file outside": await settled(journal.capture(join(repo, "src/key.txt")), "symlink"),
+      '"src/App.tsx", a relative path': await settled(journal.capture("src/App.tsx"), "absolute"),
+    },
+    "capture of what the journal cannot snapshot",
+  ).toEqual({
+    "src, a folder": refused("folder"),
+    "src/key.txt, a symlink to a file outside": refused("symlink"),
+    '"src/App.tsx", a relative path': refused("absolute"),
+  });
+  expect(journal.size, "journal.size after three refused captures").toBe(0);
 });
 
 it("keeps only the failed snapshots, so a second rollback retries them", async () => {
@@ -224,18 +289,23 @@ it("keeps only the failed snapshots, so a second rollback retries them", async (
   rmSync(join(repo, "public"), { recursive: true });
   writeFileSync(join(repo, "public"), "not a folder");
 
-  await rejection(journal.rollback());
-  expect(journal.paths).toEqual([logo]);
-  expect(read(repo, "src/App.tsx")).toBe(APP);
+  await rejection(journal.rollback(), "public/logo.svg cannot be restored while public is a file");
+  expect(
+    journal.paths.map((path) => short(repo, path)),
+    "journal.paths after a rollback in which only public/logo.svg failed",
+  ).toEqual([join("public", "logo.svg")]);
+  expect(read(repo, "src/App.tsx"), "src/App.tsx after the first rollback").toBe(APP);
 
   // Once the obstacle is gone, the retry restores what failed, and the journal is empty.
   rmSync(join(repo, "public"));
   await journal.rollback();
-  expect(read(repo, "public/logo.svg")).toBe(LOGO);
-  expect(journal.size).toBe(0);
+  expect(state(logo), "public/logo.svg after the second rollback").toBe(LOGO);
+  expect(journal.size, "journal.size after the second rollback restored everything").toBe(0);
 
   // An emptied journal has nothing left to undo: a later change stays.
   writeFileSync(app, "next transaction");
   await journal.rollback();
-  expect(read(repo, "src/App.tsx")).toBe("next transaction");
+  expect(read(repo, "src/App.tsx"), "src/App.tsx changed after the journal emptied, then rolled back again (the change must stay)").toBe(
+    "next transaction",
+  );
 });

@@ -21,12 +21,14 @@ it("restores tracks/lyrics.txt to track-v1 after the session wrote track-v2", as
   const journal = new RollbackJournal();
   await journal.capture(lyrics);
   writeFileSync(lyrics, "track-v2");
-  expect(readFileSync(lyrics, "utf8")).toBe("track-v2");
+  expect(readFileSync(lyrics, "utf8"), "tracks/lyrics.txt after the session wrote it").toBe("track-v2");
 
   await journal.rollback();
 
-  expect(readFileSync(lyrics, "utf8")).toBe("track-v1");
-  expect(readFileSync(join(project, "tracks/credits.txt"), "utf8")).toBe("words and music: R. Vale");
+  expect(readFileSync(lyrics, "utf8"), "tracks/lyrics.txt after rollback").toBe("track-v1");
+  expect(readFileSync(join(project, "tracks/credits.txt"), "utf8"), "tracks/credits.txt, never captured, after rollback").toBe(
+    "words and music: R. Vale",
+  );
 });
 
 it("removes tracks/bonus.txt, which the session created", async () => {
@@ -41,7 +43,7 @@ it("removes tracks/bonus.txt, which the session created", async () => {
 
   await journal.rollback();
 
-  expect(existsSync(bonus)).toBe(false);
-  expect(readFileSync(lyrics, "utf8")).toBe("track-v1");
-  expect(journal.size).toBe(0);
+  expect(existsSync(bonus), "tracks/bonus.txt, created by the session, still exists after rollback").toBe(false);
+  expect(readFileSync(lyrics, "utf8"), "tracks/lyrics.txt after rollback").toBe("track-v1");
+  expect(journal.size, "journal.size after a rollback that restored everything").toBe(0);
 });

@@ -14,9 +14,11 @@ it("commits the approved draft of the quarterly brief", async () => {
   const controller = new SideEffectController(shared);
   await controller.apply("brief-op", writes, { operationId: "brief-op", planDigest: previewDigest(writes) });
 
-  expect(readFileSync(join(shared, "report/draft.md"), "utf8")).toBe("# Q3 Brief");
-  expect(controller.audit).toHaveLength(1);
-  expect(controller.audit[0]).toMatchObject({ operationId: "brief-op", status: "committed", planDigest: previewDigest(writes) });
+  expect(readFileSync(join(shared, "report/draft.md"), "utf8"), "report/draft.md after the approved apply").toBe("# Q3 Brief");
+  expect(
+    controller.audit.map(({ operationId, status, planDigest }) => ({ operationId, status, planDigest })),
+    "the audit: operation id, status and digest of each outcome",
+  ).toEqual([{ operationId: "brief-op", status: "committed", planDigest: previewDigest(writes) }]);
 });
 
 it("leaves the approved draft as it was when a revision fails halfway", async () => {
@@ -34,10 +36,14 @@ it("leaves the approved draft as it was when a revision fails halfway", async ()
 
   await expect(
     controller.apply("brief-revision", revision, { operationId: "brief-revision", planDigest: previewDigest(revision) }),
+    "apply of a revision whose third target, report/sources, is a folder (it must fail)",
   ).rejects.toThrow();
-  expect(readFileSync(join(shared, "report/draft.md"), "utf8")).toBe("# Q3 Brief");
-  expect(existsSync(join(shared, "report/notes.md"))).toBe(false);
-  expect(controller.audit.map((entry) => [entry.operationId, entry.status])).toEqual([
+  expect(readFileSync(join(shared, "report/draft.md"), "utf8"), "report/draft.md after the failed revision").toBe("# Q3 Brief");
+  expect(existsSync(join(shared, "report/notes.md")), "report/notes.md, created by the failed revision, still exists").toBe(false);
+  expect(
+    controller.audit.map((entry) => [entry.operationId, entry.status]),
+    "the audit: [operation id, status] of each outcome",
+  ).toEqual([
     ["brief-op", "committed"],
     ["brief-revision", "rolled_back"],
   ]);

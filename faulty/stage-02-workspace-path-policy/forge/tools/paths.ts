@@ -114,7 +114,7 @@ async function walkRealPath(root: string, segments: readonly string[], requested
     }
     hops += 1;
     if (hops > MAX_SYMLINK_HOPS) {
-      throw new Error(`path ${show(requested)} cannot be resolved: more than ${MAX_SYMLINK_HOPS} symbolic links (a symlink loop?)`);
+      throw new Error(`path ${show(requested)} cannot be resolved: more than ${MAX_SYMLINK_HOPS} symlinks (a symlink loop?)`);
     }
     // readlink, not realpath: a dangling link has no real path, but its target still says where a
     // write through it would land.

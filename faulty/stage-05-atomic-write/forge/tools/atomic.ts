@@ -153,7 +153,7 @@ export async function atomicWrite(target: string, content: Uint8Array, options: 
   const existing = await lstatIfPresent(fs, target);
   if (existing?.isSymbolicLink()) {
     // Following the link would write wherever it points, possibly outside the workspace.
-    throw new Error(`refusing to write through a symlink: ${target} is a symbolic link`);
+    throw new Error(`refusing to write ${target}: it is a symlink, and a write through it would land wherever it points`);
   }
   // An existing file keeps its permissions (a 0600 secret stays private); a new one gets the default.
   const keptMode = existing?.isFile() ? existing.mode & 0o7777 : undefined;

@@ -72,9 +72,9 @@ async function canonicalPath(path: string): Promise<string> {
 function refuse(path: string, info: Stats): Error | null {
   const refused = (what: string, why: string) => new Error(`rollback journal refuses "${path}": it is ${what}; ${why}`);
   if (info.isSymbolicLink()) {
-    return refused("a symbolic link", "restoring it would write through the link to wherever it points; capture the path the link resolves to");
+    return refused("a symlink", "restoring it would write through the link to wherever it points; capture the path the link resolves to");
   }
-  if (info.isDirectory()) return refused("a directory", "the journal snapshots single regular files; capture each file inside it");
+  if (info.isDirectory()) return refused("a folder", "the journal snapshots single regular files; capture each file inside it");
   if (!info.isFile()) return refused("neither a regular file nor missing", "sockets, pipes and devices cannot be snapshotted");
   return null;
 }
@@ -114,7 +114,7 @@ async function removeCreated(path: string): Promise<void> {
     throw error;
   }
   // Removing a folder would delete files the journal never captured: leave it and report it.
-  if (info.isDirectory()) throw new Error("it is now a directory, and the journal removes single files only");
+  if (info.isDirectory()) throw new Error("it is now a folder, and the journal removes single files only");
   try {
     await unlink(path);
   } catch (error) {
