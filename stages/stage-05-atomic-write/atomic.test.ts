@@ -504,7 +504,11 @@ it("sweeps stale temporary files of its own pattern and nothing else", async () 
     before.filter((name) => name !== stale),
   );
   expect(readFileSync(join(folder, "app.config.json"), "utf8"), "app.config.json after the sweep").toBe(OLD);
-  // With no age limit the fresh one goes too; the link and the folder still stay.
+  // With no age limit the fresh one goes too, even one whose time is ahead of this process's clock (the
+  // file system keeps its own; a file written this instant may be a fraction of a millisecond "newer"
+  // than Date.now()). The link and the folder still stay.
+  const ahead = new Date(Date.now() + 60 * 1000);
+  utimesSync(join(folder, fresh), ahead, ahead);
   expect(await sweepStaleTemporaryFiles(folder, { olderThanMs: 0 }), "names the sweep reports removed with olderThanMs 0").toEqual([fresh]);
   expect(existsSync(join(folder, ".cache.0123456789abcdef.tmp")), "the folder .cache.0123456789abcdef.tmp still exists").toBe(true);
   expect(

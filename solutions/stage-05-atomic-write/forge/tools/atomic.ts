@@ -193,7 +193,7 @@ export async function sweepStaleTemporaryFiles(folder: string, options: SweepOpt
   if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
     throw new Error(`invalid olderThanMs ${String(olderThanMs)}: must be a number of milliseconds, 0 or more`);
   }
-  const cutoff = Date.now() - olderThanMs;
+  const now = Date.now();
   const removed: string[] = [];
   for (const name of (await nodeFs.readdir(folder)).sort()) {
     if (!TEMPORARY_NAME.test(name)) continue;
@@ -202,7 +202,10 @@ export async function sweepStaleTemporaryFiles(folder: string, options: SweepOpt
       if (errorCode(error) === "ENOENT") return null; // removed meanwhile
       throw error;
     });
-    if (!stat?.isFile() || stat.mtimeMs > cutoff) continue;
+    // The file system's clock is not the process's: a file written a moment ago may carry a time a
+    // fraction of a millisecond ahead of Date.now() (or further, on a network share). Such a file is of
+    // age 0, not of a negative age that even `olderThanMs: 0` would wait for.
+    if (!stat?.isFile() || Math.max(0, now - stat.mtimeMs) < olderThanMs) continue;
     try {
       await nodeFs.unlink(path);
       removed.push(name);
