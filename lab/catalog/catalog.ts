@@ -11,6 +11,8 @@ import { failureSchema, type FaultContract } from "./failure-schema.js";
 export interface Stage {
   /** The folder name, e.g. stage-01-capability-registry. */
   readonly id: string;
+  /** The checkout the stage belongs to. */
+  readonly root: string;
   readonly number: number;
   /** The two-digit number, e.g. "01". */
   readonly nn: string;
@@ -72,6 +74,7 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
   const problem = (file: string, message: string) => problems.push({ stage: id, file: repoPath(file, layout.root), message });
   const stage: Stage = {
     id,
+    root: layout.root,
     number,
     nn,
     slug,

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
-import { ROOT } from "../core/layout.js";
+import { ROOT, repoPath } from "../core/layout.js";
 import { parseTarget, UnknownTargetError } from "../trees/trees.js";
 import { CommandError, catalog, confirm, terminal, parse, requireStage, UsageError, type Output } from "./shared.js";
 
@@ -150,6 +150,34 @@ Example: npm run lab -- test 5 --previous`,
       parse("doctor", args, {});
       const { diagnose, printDoctor } = await import("./doctor.js");
       return printDoctor(diagnose(), output) ? 0 : 1;
+    },
+  },
+  new: {
+    summary: "for course authors: scaffold a new stage, every file in place, each piece to write marked",
+    usage: "new <NN> <slug> [--module <name>]",
+    help: `Creates stages/stage-NN-<slug>/ (README with the twelve sections and their generated blocks,
+stage.json, a first test file), the reference and faulty module stubs and the fault contract, all valid
+against their schemas, then runs npm run generate. Each piece still to write says PLACEHOLDER; npm run
+verify lists every one of them until the stage is complete. The module defaults to the slug's last word.
+Example: npm run lab -- new 12 sandbox-profile --module profile`,
+    run: async (args, stages, output) => {
+      const { positionals, values } = parse("new", args, { module: { type: "string" } });
+      const [number, slug] = positionals;
+      if (number === undefined || slug === undefined || positionals.length > 2) throw new UsageError("give a stage number and a slug: new <NN> <slug>");
+      if (!/^\d{1,2}$/.test(number)) throw new UsageError(`"${number}" is not a stage number: give 1 to 99`);
+      const [{ scaffold, writeScaffold }, { generate }, { loadCatalog }] = await Promise.all([
+        import("../authoring/scaffold.js"),
+        import("../authoring/generate.js"),
+        import("../catalog/catalog.js"),
+      ]);
+      const result = scaffold(stages, { number: Number(number), slug, ...(values.module ? { module: values.module } : {}) });
+      if (typeof result === "string") throw new UsageError(result);
+      writeScaffold(result);
+      const generation = generate(loadCatalog(), [result.id]);
+      for (const file of result.files) output.out(`created ${repoPath(file.file)}`);
+      for (const file of generation.updated) output.out(`updated ${file}`);
+      output.out(`Next: npm run verify -- ${result.id} lists what to write, piece by piece.`);
+      return 0;
     },
   },
 };

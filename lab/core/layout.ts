@@ -70,6 +70,8 @@ export function stageFiles(layout: Layout, id: string) {
     contract: join(layout.fixtures, id, "failure.json"),
     solution: join(layout.solutions, id),
     faulty: join(layout.faulty, id),
+    /** A test file of the stage, by its name without `.test.ts`. */
+    test: (name: string) => join(dir, `${name}.test.ts`),
   } as const;
 }
 

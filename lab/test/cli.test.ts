@@ -4,6 +4,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
+import { layoutOf } from "../core/layout.js";
+import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
@@ -99,7 +101,7 @@ it("exits 2 for an unknown stage, command or target, naming the valid ones", asy
   expect(stage.stderr).toContain('"stage-99" is not a stage. Stages: stage-01-capability-registry, stage-02-workspace-path-policy');
   const command = await labHere(["teleport"]);
   expect(command.status).toBe(2);
-  expect(command.stderr).toContain('"teleport" is not a command. Commands: status, start, restore, fault, hint, test, verify, doctor');
+  expect(command.stderr).toContain('"teleport" is not a command. Commands: status, start, restore, fault, hint, test, verify, doctor, new');
   const target = await labHere(["test", "1", "--target", "reference"]);
   expect(target.status).toBe(2);
   expect(target.stderr).toContain('--target="reference" is not a target. Use one of: workspace, solution, faulty, start');
@@ -111,7 +113,7 @@ it("exits 2 for an unknown stage, command or target, naming the valid ones", asy
 it("answers --help for every command with its usage and an example where it takes a stage", async () => {
   const overview = await labHere(["--help"]);
   expect(overview.status).toBe(0);
-  for (const command of ["status", "start", "restore", "fault", "hint", "test", "verify", "doctor"]) {
+  for (const command of ["status", "start", "restore", "fault", "hint", "test", "verify", "doctor", "new"]) {
     expect(overview.stdout, command).toContain(`  ${command}`);
     const help = await labHere([command, "--help"]);
     expect(help.status, command).toBe(0);
@@ -164,4 +166,29 @@ it.concurrent("status calls the stages that start copied \"copied by start\", ne
   const expected = Object.fromEntries(loadCatalog().stages.map((stage) => [stage.nn, stage.number < 5 ? "copied by start" : "not started"]));
   expect(states, status.stdout).toEqual(expected);
   expect(status.stdout).toContain("workspace/forge/tools/registry.ts is the course's reference, not your work");
+});
+
+it.concurrent("new scaffolds a stage whose files are all valid, and verify lists every piece still to write", SLOW, async (context) => {
+  const copy = copyRepository(context);
+  const run = await lab(copy, ["new", "12", "sandbox-profile", "--module", "profile"]);
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout).toContain("Next: npm run verify -- stage-12-sandbox-profile lists what to write, piece by piece.");
+  const layout = layoutOf(copy);
+  const catalog = loadCatalog(layout);
+  const stage = catalog.stages.find((candidate) => candidate.id === "stage-12-sandbox-profile");
+  expect(catalog.problems, "the scaffold's stage.json and failure.json are valid against their schemas").toEqual([]);
+  if (!stage) throw new Error("the new stage is not in the catalog");
+  expect(readFileSync(join(copy, "tsconfig.json"), "utf8"), "tsconfig.json maps forge/tools/* to the new reference too").toContain("./solutions/stage-12-sandbox-profile/forge/tools/*");
+  const spec = judgeSpec(stage, catalog.problems, undefined);
+  expect(spec.ok, "a scaffolded stage is not complete").toBe(false);
+  expect(spec.problems.filter((problem) => problem.includes("PLACEHOLDER")).length, spec.problems.join("\n")).toBeGreaterThanOrEqual(20);
+  expect(spec.problems).toContainEqual(expect.stringMatching(/^stages\/stage-12-sandbox-profile\/README\.md:\d+ still holds the scaffold's PLACEHOLDER: write the "The problem" section/));
+  expect(judgeDrift(stage), "the faulty stub is still the reference").toEqual([
+    "faulty/stage-12-sandbox-profile/forge/tools/profile.ts is identical to solutions/stage-12-sandbox-profile/forge/tools/profile.ts: it injects no fault",
+  ]);
+  const again = await lab(copy, ["new", "12", "other-thing"]);
+  expect(again.status).toBe(2);
+  expect(again.stderr).toContain("stage 12 exists already: stage-12-sandbox-profile");
+  const badSlug = await lab(copy, ["new", "13", "Not A Slug"]);
+  expect(badSlug.stderr).toContain('"Not A Slug" is not a slug');
 });

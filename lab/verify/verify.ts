@@ -8,9 +8,10 @@ import type { TestModule } from "vitest/node";
 import { createVitest } from "vitest/node";
 import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/catalog.js";
 import { evaluateStart } from "./judge-contract.js";
-import { dirs, ROOT, repoPath } from "../core/layout.js";
+import { dirs, moduleFile, ROOT, repoPath } from "../core/layout.js";
 import { lessonProblems } from "../authoring/lesson.js";
 import { staleGenerated } from "../authoring/generated.js";
+import { placeholders } from "../authoring/scaffold.js";
 import { faultHunks } from "../catalog/fault-patch.js";
 import { ProjectIndex, projectName, stageProject, type StageProject, type Suite } from "../vitest/projects.js";
 import { EvidenceReporter, recordRun, runContext } from "../evidence/reporter.js";
@@ -82,8 +83,8 @@ export function judgeDrift(stage: Stage): string[] {
   if (!contract || !existsSync(join(stage.faultyDir, contract.faultFile))) return [];
   const hunks = faultHunks(stage, contract);
   if (hunks === 1) return [];
-  const faulty = repoPath(join(stage.faultyDir, contract.faultFile));
-  const reference = repoPath(join(stage.solutionDir, contract.faultFile));
+  const faulty = repoPath(join(stage.faultyDir, contract.faultFile), stage.root);
+  const reference = repoPath(join(stage.solutionDir, contract.faultFile), stage.root);
   return [
     hunks === 0
       ? `${faulty} is identical to ${reference}: it injects no fault`
@@ -121,11 +122,20 @@ export function judgeStart(stage: Stage, run: StageRun | undefined): Check {
   return result.failsForMissingModule ? pass("module missing") : fail("does not fail", [result.reason]);
 }
 
+/** The files an author writes for a stage, with their text. */
+function stageTexts(stage: Stage): Array<{ file: string; text: string }> {
+  const modules = (stage.spec?.modules ?? []).flatMap((name) => [moduleFile(stage.solutionDir, name), moduleFile(stage.faultyDir, name)]);
+  return [stage.readmePath, stage.specPath, stage.contractPath, ...stage.testFiles, ...modules]
+    .filter((file) => existsSync(file))
+    .map((file) => ({ file, text: readFileSync(file, "utf8") }));
+}
+
 export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], solution: StageRun | undefined): Check {
   const problems = catalogProblems.filter((problem) => problem.stage === stage.id).map((problem) => `${problem.file}: ${problem.message}`);
   const { spec, contract } = stage;
+  problems.push(...placeholders(stageTexts(stage), stage.root));
   if (spec && contract && existsSync(stage.readmePath)) {
-    const readme = repoPath(stage.readmePath);
+    const readme = repoPath(stage.readmePath, stage.root);
     problems.push(...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract }).map((problem) => `${readme}: ${problem}`));
   }
   if (solution) {
@@ -134,12 +144,12 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
       for (const name of list) if (!names.has(name)) problems.push(`${file}: ${field} names "${name}", which is not a test of this stage`);
     };
     if (spec) {
-      named(repoPath(stage.specPath), "mastery", spec.mastery);
-      named(repoPath(stage.specPath), "transfer.tests", spec.transfer.tests);
+      named(repoPath(stage.specPath, stage.root), "mastery", spec.mastery);
+      named(repoPath(stage.specPath, stage.root), "transfer.tests", spec.transfer.tests);
       // The site's self-check requires every test of the suite, and learns the suite from these two lists.
       const listed = new Set([...spec.mastery, ...spec.transfer.tests]);
       for (const name of names) {
-        if (!listed.has(name)) problems.push(`${repoPath(stage.specPath)}: "${name}" is a test of this stage but neither mastery nor transfer.tests names it, so the self-check would not require it`);
+        if (!listed.has(name)) problems.push(`${repoPath(stage.specPath, stage.root)}: "${name}" is a test of this stage but neither mastery nor transfer.tests names it, so the self-check would not require it`);
       }
     }
     const seen = new Set<string>();
@@ -147,7 +157,7 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
       if (seen.has(test.name)) problems.push(`${test.file}: two tests of ${stage.id} are named "${test.name}"; evidence keys results by name`);
       seen.add(test.name);
     }
-    if (contract) named(repoPath(stage.contractPath), "targetTest/alsoFailing", [contract.targetTest, ...contract.alsoFailing]);
+    if (contract) named(repoPath(stage.contractPath, stage.root), "targetTest/alsoFailing", [contract.targetTest, ...contract.alsoFailing]);
     if (names.size < MIN_TESTS) problems.push(`${stage.id} has ${names.size} tests; every stage needs at least ${MIN_TESTS}`);
   }
   return problems.length === 0 ? pass("complete") : fail("incomplete", problems);
