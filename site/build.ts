@@ -59,7 +59,13 @@ export async function buildSite(outDir: string = DIST): Promise<BuildResult> {
   const overview = markdown(0).render(readFileSync(join(SITE, "overview.md"), "utf8"));
   pages.push({
     path: "index.html",
-    html: page({ title: "Forge Lab", description: "A course on tools, sandboxes and side-effect control for agent harnesses.", depth: 0, main: homeMain(data, overview), course: data }),
+    html: page({
+      title: "Forge Lab",
+      description: "A course on tools, sandboxes and side-effect control for agent harnesses.",
+      depth: 0,
+      main: homeMain(data, overview),
+      course: data,
+    }),
   });
   for (const content of course.stages) {
     const stageData: StagePageData = {
@@ -85,8 +91,16 @@ export async function buildSite(outDir: string = DIST): Promise<BuildResult> {
   for (const { path, html } of pages) {
     writeFileSync(join(outDir, path), html);
     const listings = listingBytes(html);
-    sizes.push({ page: path, bytes: Buffer.byteLength(html) - listings + script.byteLength + Buffer.byteLength(style), listingBytes: listings });
+    sizes.push({
+      page: path,
+      bytes: Buffer.byteLength(html) - listings + script.byteLength + Buffer.byteLength(style),
+      listingBytes: listings,
+    });
   }
   writeFileSync(join(outDir, "sizes.json"), `${JSON.stringify(sizes, null, 2)}\n`);
-  return { pages: pages.map((entry) => entry.path), sizes, skipped: course.skipped.map((problem) => `${problem.stage}: ${problem.message}`) };
+  return {
+    pages: pages.map((entry) => entry.path),
+    sizes,
+    skipped: course.skipped.map((problem) => `${problem.stage}: ${problem.message}`),
+  };
 }

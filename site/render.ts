@@ -11,7 +11,6 @@ import { COURSE_DATA_ID, STAGE_DATA_ID, type CourseData, type StagePageData } fr
 import { STATES } from "./client/progress.js";
 import { stagePage, type StageContent } from "./content.js";
 
-
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
@@ -80,7 +79,12 @@ function widget(name: BlockName, content: StageContent): string {
         ["Your acceptance", `<span data-acceptance>pending</span> <span class="muted">(from the last verification file you loaded)</span>`],
       ]);
     case "hints": {
-      const hints = spec.hints.map((hint, index) => `<li class="hint" data-hint="${index}" tabindex="-1" hidden><strong>Hint ${index + 1}.</strong> ${inline(hint)}</li>`).join("");
+      const hints = spec.hints
+        .map(
+          (hint, index) =>
+            `<li class="hint" data-hint="${index}" tabindex="-1" hidden><strong>Hint ${index + 1}.</strong> ${inline(hint)}</li>`,
+        )
+        .join("");
       return `<section class="widget hints" data-hints aria-label="Graded hints">
 <ol class="hint-list" aria-live="polite">${hints}</ol>
 <button type="button" class="next-hint" data-next-hint>Show hint 1 of ${spec.hints.length}</button>
@@ -117,7 +121,10 @@ ${reveal(`rubric-${stage.nn}`, "Show what a strong answer contains", `<p>Tick wh
     }
     case "mastery": {
       const items = spec.mastery
-        .map((test) => `<li data-mastery="${escapeHtml(test)}"><span class="badge" data-status="unknown">not checked</span> ${escapeHtml(test)}</li>`)
+        .map(
+          (test) =>
+            `<li data-mastery="${escapeHtml(test)}"><span class="badge" data-status="unknown">not checked</span> ${escapeHtml(test)}</li>`,
+        )
         .join("");
       return `<section class="widget mastery"><p>These tests must pass against your own code in <code>workspace/</code>:</p><ul class="mastery-list">${items}</ul>
 <pre class="code"><code class="hljs">${highlight(`npm test -- stage-${stage.nn}`, "bash")}</code></pre>${selfCheckPanel(`Load the verification.json of stage ${stage.nn}`)}</section>`;
@@ -217,7 +224,10 @@ ${input.main}
 
 export function stageNav(current: string, course: CourseData, sections: readonly string[]): string {
   const stages = course.stages
-    .map((stage) => `<li><a href="${stage.id}.html"${stage.id === current ? ' aria-current="page"' : ""}>${stage.nn} · ${escapeHtml(stage.title)}</a></li>`)
+    .map(
+      (stage) =>
+        `<li><a href="${stage.id}.html"${stage.id === current ? ' aria-current="page"' : ""}>${stage.nn} · ${escapeHtml(stage.title)}</a></li>`,
+    )
     .join("");
   const toc = sections.map((section) => `<li><a href="#${slug(section)}">${escapeHtml(section)}</a></li>`).join("");
   return `<nav class="side" aria-label="Course"><h2 class="nav-title">On this page</h2><ol class="toc">${toc}</ol><h2 class="nav-title">Stages</h2><ol class="stage-list">${stages}</ol><p><a href="../index.html">Progress and self-check</a></p></nav>`;

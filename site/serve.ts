@@ -59,7 +59,8 @@ export function startServer(options: { root: string; port: number; evidence?: st
     if (request.method !== "GET" && request.method !== "HEAD") return send(405, "Only GET and HEAD are served.");
     // A page on another site can point a name it controls at 127.0.0.1 (DNS rebinding) and read what we
     // serve: only the names of this machine, with the port we listen on, are answered.
-    if (!isLocalHost(request.headers.host, server)) return send(403, "This server answers only to localhost, 127.0.0.1 and [::1] on its own port.");
+    if (!isLocalHost(request.headers.host, server))
+      return send(403, "This server answers only to localhost, 127.0.0.1 and [::1] on its own port.");
     let path: string;
     try {
       path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);

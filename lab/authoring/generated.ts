@@ -15,9 +15,8 @@ export interface GeneratedFile {
 /** tsconfig.json with `forge/tools/*` mapped to every stage's reference, in stage order, and rootDirs to match. */
 export function tsconfigFor(catalog: Catalog, current: string): string {
   const config = JSON.parse(current) as { compilerOptions?: Record<string, unknown> };
-  const root = (dir: string) => `./${repoPath(dir)}`;
-  const solutions = catalog.stages.map((stage) => root(stage.solutionDir));
-  const faulty = catalog.stages.map((stage) => root(stage.faultyDir));
+  const solutions = catalog.stages.map((stage) => `./${repoPath(stage.solutionDir, stage.root)}`);
+  const faulty = catalog.stages.map((stage) => `./${repoPath(stage.faultyDir, stage.root)}`);
   const compilerOptions = { ...config.compilerOptions };
   compilerOptions.paths = { "forge/tools/*": solutions.map((dir) => `${dir}/forge/tools/*`) };
   compilerOptions.rootDirs = [...solutions, ...faulty];

@@ -39,7 +39,6 @@ export const BLOCKS = {
 export type BlockName = keyof typeof BLOCKS;
 export const BLOCK_NAMES = Object.keys(BLOCKS) as BlockName[];
 
-
 export const SCENARIO_LABELS: Readonly<Record<StageSpec["transfer"]["scenario"], string>> = {
   "software-delivery": "Software delivery",
   "office-research": "Office research",
@@ -155,7 +154,8 @@ export function syncBlocks(markdown: string, sources: LessonSources): BlockSync 
       continue;
     }
     const section = headings(text.slice(0, start)).at(-1);
-    if (section !== BLOCKS[name]) problems.push(`the block ${START(name)} belongs in "## ${BLOCKS[name]}", not "## ${section ?? "(none)"}"`);
+    if (section !== BLOCKS[name])
+      problems.push(`the block ${START(name)} belongs in "## ${BLOCKS[name]}", not "## ${section ?? "(none)"}"`);
     text = `${text.slice(0, start)}${START(name)}\n${renderBlock(name, sources)}\n${text.slice(end)}`;
   }
   return { text, problems };

@@ -32,7 +32,9 @@ function title(slug: string): string {
 
 function readme(nn: string, slug: string, module: string): string {
   const sections = SECTIONS.map((section) => {
-    const blocks = BLOCK_NAMES.filter((name) => BLOCKS[name] === section).map((name) => `\n<!-- forge:${name} -->\n<!-- /forge:${name} -->\n`);
+    const blocks = BLOCK_NAMES.filter((name) => BLOCKS[name] === section).map(
+      (name) => `\n<!-- forge:${name} -->\n<!-- /forge:${name} -->\n`,
+    );
     return `## ${section}\n\n${todo(`write the "${section}" section (see stage 02's for what it holds).`)}\n${blocks.join("")}`;
   });
   return `# Stage ${nn} · ${title(slug)}\n\n${todo(`one paragraph: what the learner writes (workspace/${modulePath(module)}) and why.`)}\n\n${sections.join("\n")}`;
@@ -41,7 +43,8 @@ function readme(nn: string, slug: string, module: string): string {
 /** The files of a new stage, or an error message when the request cannot become one. */
 export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold | string {
   const { number, slug } = request;
-  if (!Number.isInteger(number) || number < 1 || number > 99) return `the stage number must be a whole number from 1 to 99, got ${JSON.stringify(number)}`;
+  if (!Number.isInteger(number) || number < 1 || number > 99)
+    return `the stage number must be a whole number from 1 to 99, got ${JSON.stringify(number)}`;
   const nn = String(number).padStart(2, "0");
   const id = `stage-${nn}-${slug}`;
   if (!STAGE_ID.test(id)) return `"${slug}" is not a slug: use lower-case words joined by hyphens, such as terminal-path-scope`;
@@ -62,9 +65,21 @@ export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold |
     summary: todo("one sentence: the capability this stage adds."),
     scenario: todo("the input scenario of the experiment card (software delivery)."),
     modules: [module],
-    prediction: { question: todo("a question to answer before reading on."), options: [1, 2, 3, 4].map((n) => todo(`option ${n}.`)), answer: 0, why: todo("why the answer is right.") },
+    prediction: {
+      question: todo("a question to answer before reading on."),
+      options: [1, 2, 3, 4].map((n) => todo(`option ${n}.`)),
+      answer: 0,
+      why: todo("why the answer is right."),
+    },
     hints: [todo("a nudge."), todo("nearly the answer.")],
-    transfer: { scenario: "office-research", title: todo("the transfer challenge."), change: todo("what differs from the worked example."), task: todo("what to do."), criteria: [todo("a criterion.")], tests: [todo("the name of a transfer test.")] },
+    transfer: {
+      scenario: "office-research",
+      title: todo("the transfer challenge."),
+      change: todo("what differs from the worked example."),
+      task: todo("what to do."),
+      criteria: [todo("a criterion.")],
+      tests: [todo("the name of a transfer test.")],
+    },
     design: { question: todo("a design question."), rubric: [todo("what a strong answer contains."), todo("and what else.")] },
     mastery: [1, 2, 3].map((n) => todo(`the name of test ${n}.`)),
   };
@@ -108,7 +123,8 @@ export function placeholders(files: ReadonlyArray<{ readonly file: string; reado
   const found: string[] = [];
   for (const { file, text } of files) {
     text.split("\n").forEach((line, index) => {
-      if (line.includes(`${PLACEHOLDER}:`)) found.push(`${repoPath(file, root)}:${index + 1} still holds the scaffold's ${line.trim().slice(0, 100)}`);
+      if (line.includes(`${PLACEHOLDER}:`))
+        found.push(`${repoPath(file, root)}:${index + 1} still holds the scaffold's ${line.trim().slice(0, 100)}`);
     });
   }
   return found;

@@ -63,7 +63,9 @@ if (!values.quick) {
   const tsc = timed(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", "tsconfig.json"]);
   const verify = timed("npm", ["run", "--silent", "verify"]);
   console.log(`npm run verify                          ${seconds(verify)}`);
-  console.log(`tsc --noEmit alone                      ${seconds(tsc)} (${((tsc / verify) * 100).toFixed(0)}% of verify; verify runs it in parallel with the tests)`);
+  console.log(
+    `tsc --noEmit alone                      ${seconds(tsc)} (${((tsc / verify) * 100).toFixed(0)}% of verify; verify runs it in parallel with the tests)`,
+  );
 }
 rmSync(scratch, { recursive: true, force: true });
 if (!ok) process.exitCode = 1;

@@ -5,7 +5,19 @@
 // (every original is in workspace/ or in a backup) and that `restore` brings back the state before the
 // command. It prints the counts and exits 1 if any byte was lost or any state could not be restored.
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { $ } from "zx";
@@ -27,7 +39,12 @@ async function lab(copy: string, args: readonly string[], rules: readonly Rule[]
   const log = join(copy, ".inject.log");
   rmSync(log, { force: true });
   const env = { ...inherited, NO_COLOR: "1", CI: "true", FORGE_INJECT: JSON.stringify(rules), FORGE_INJECT_LOG: log };
-  const result = await $({ cwd: copy, env, nothrow: true, quiet: true })`${process.execPath} --import ${INJECT} --import tsx ${join(copy, "lab", "cli", "main.ts")} ${args}`;
+  const result = await $({
+    cwd: copy,
+    env,
+    nothrow: true,
+    quiet: true,
+  })`${process.execPath} --import ${INJECT} --import tsx ${join(copy, "lab", "cli", "main.ts")} ${args}`;
   return { signal: result.signal, stdout: result.stdout, stderr: result.stderr, fired: existsSync(log) };
 }
 
@@ -69,7 +86,13 @@ function freshCopy(): string {
 const counts = { scenarios: 0, killed: 0, savesDuring: 0, lost: 0, notRestored: 0 };
 const problems: string[] = [];
 
-function check(label: string, copy: string, mustKeep: Iterable<string>, expected: Record<string, string>, restoredTo: Record<string, string>): void {
+function check(
+  label: string,
+  copy: string,
+  mustKeep: Iterable<string>,
+  expected: Record<string, string>,
+  restoredTo: Record<string, string>,
+): void {
   counts.scenarios += 1;
   console.log(`  ${label}`);
   const kept = keptHashes(copy);
@@ -80,7 +103,9 @@ function check(label: string, copy: string, mustKeep: Iterable<string>, expected
   }
   if (JSON.stringify(restoredTo) !== JSON.stringify(expected)) {
     counts.notRestored += 1;
-    problems.push(`${label}: restore did not bring back the state before the command:\n    expected ${JSON.stringify(expected)}\n    got      ${JSON.stringify(restoredTo)}`);
+    problems.push(
+      `${label}: restore did not bring back the state before the command:\n    expected ${JSON.stringify(expected)}\n    got      ${JSON.stringify(restoredTo)}`,
+    );
   }
 }
 
@@ -106,12 +131,22 @@ async function killEverywhere(
           const mustKeep = [...Object.values(before), ...Object.values(expected)].map((entry) => entry.split(" ")[1] ?? "");
           const run = await lab(copy, command, [{ call, from: n, do: when }]);
           if (!run.fired) break; // every call of this kind has been tried
-          if (run.signal !== "SIGKILL") problems.push(`${name}: a kill ${when === "kill" ? "before" : "after"} ${call} #${n} did not kill it`);
+          if (run.signal !== "SIGKILL")
+            problems.push(`${name}: a kill ${when === "kill" ? "before" : "after"} ${call} #${n} did not kill it`);
           counts.killed += 1;
           await lab(copy, recover);
           const leftovers = readdirSync(tools(copy)).filter((file) => file.endsWith(".tmp"));
-          if (leftovers.length > 0) problems.push(`${name} killed ${when === "kill" ? "before" : "after"} ${call} #${n}: temporary files left after recovery: ${leftovers.join(", ")}`);
-          check(`${name} killed ${when === "kill" ? "before" : "after"} ${call} #${n}`, copy, mustKeep, expected, files(join(copy, "workspace")));
+          if (leftovers.length > 0)
+            problems.push(
+              `${name} killed ${when === "kill" ? "before" : "after"} ${call} #${n}: temporary files left after recovery: ${leftovers.join(", ")}`,
+            );
+          check(
+            `${name} killed ${when === "kill" ? "before" : "after"} ${call} #${n}`,
+            copy,
+            mustKeep,
+            expected,
+            files(join(copy, "workspace")),
+          );
         } finally {
           rmSync(copy, { recursive: true, force: true });
         }
@@ -151,7 +186,13 @@ async function concurrent(): Promise<void> {
       await Promise.all([lab(copy, ["start", "4", "--yes"]), lab(copy, ["start", "5", "--yes"])]);
       // Undo whatever ran, newest first, until nothing is left.
       for (let undo = 0; undo < 3; undo += 1) await lab(copy, ["restore", "--yes"]);
-      check(`two starts at once, round ${round}`, copy, Object.values(before).map((entry) => entry.split(" ")[1] ?? ""), before, files(join(copy, "workspace")));
+      check(
+        `two starts at once, round ${round}`,
+        copy,
+        Object.values(before).map((entry) => entry.split(" ")[1] ?? ""),
+        before,
+        files(join(copy, "workspace")),
+      );
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

@@ -30,7 +30,11 @@ function busyLoop(): ChildProcess {
 function failuresIn(output: string): string[] {
   const lines = output.split("\n");
   const start = lines.findIndex((line) => /^\d+ breach\(es\):/.test(line.trim()));
-  if (start >= 0) return lines.slice(start + 1).filter((line) => line.trim().startsWith("✘")).map((line) => line.trim().slice(2));
+  if (start >= 0)
+    return lines
+      .slice(start + 1)
+      .filter((line) => line.trim().startsWith("✘"))
+      .map((line) => line.trim().slice(2));
   return [`verify failed without a breach list; its last lines: ${lines.slice(-5).join(" | ")}`];
 }
 
@@ -48,7 +52,12 @@ const failures: Array<{ run: number; problems: string[] }> = [];
 try {
   for (let run = 1; run <= runs; run += 1) {
     const started = performance.now();
-    const result = await $({ cwd: ROOT, nothrow: true, quiet: true, env: { ...process.env, CI: "true", NO_COLOR: "1" } })`npm run --silent verify`;
+    const result = await $({
+      cwd: ROOT,
+      nothrow: true,
+      quiet: true,
+      env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    })`npm run --silent verify`;
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     if (result.exitCode === 0) {
       passed += 1;

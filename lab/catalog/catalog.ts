@@ -58,7 +58,11 @@ export function loadCatalog(layout: Layout = dirs): Catalog {
     if (!entry.isDirectory()) continue;
     const match = STAGE_ID.exec(entry.name);
     if (!match) {
-      problems.push({ stage: null, file: repoPath(join(layout.stages, entry.name), layout.root), message: "folder name must look like stage-NN-some-slug" });
+      problems.push({
+        stage: null,
+        file: repoPath(join(layout.stages, entry.name), layout.root),
+        message: "folder name must look like stage-NN-some-slug",
+      });
       continue;
     }
     stages.push(loadStage(layout, entry.name, Number(match[1]), match[1] ?? "", match[2] ?? "", problems));

@@ -15,9 +15,7 @@ function isRegExp(source: string): boolean {
 export const failureSchema = z.strictObject({
   $schema: z.optional(z.string()),
   id: z.string().check(z.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a kebab-case fault id")),
-  faultFile: z
-    .string()
-    .check(z.regex(/^forge\/tools\/[a-z][a-z0-9-]*\.ts$/, "must be a module path such as forge/tools/registry.ts")),
+  faultFile: z.string().check(z.regex(/^forge\/tools\/[a-z][a-z0-9-]*\.ts$/, "must be a module path such as forge/tools/registry.ts")),
   targetTest: text().check(z.describe("the exact name of the test that must catch the fault")),
   expectedFailure: text().check(
     z.refine(isRegExp, "must be a valid regular expression"),

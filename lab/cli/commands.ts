@@ -163,7 +163,8 @@ Example: npm run lab -- new 12 sandbox-profile --module profile`,
     run: async (args, stages, output) => {
       const { positionals, values } = parse("new", args, { module: { type: "string" } });
       const [number, slug] = positionals;
-      if (number === undefined || slug === undefined || positionals.length > 2) throw new UsageError("give a stage number and a slug: new <NN> <slug>");
+      if (number === undefined || slug === undefined || positionals.length > 2)
+        throw new UsageError("give a stage number and a slug: new <NN> <slug>");
       if (!/^\d{1,2}$/.test(number)) throw new UsageError(`"${number}" is not a stage number: give 1 to 99`);
       const [{ scaffold, writeScaffold }, { generate }, { loadCatalog }] = await Promise.all([
         import("../authoring/scaffold.js"),
@@ -234,9 +235,13 @@ export async function main(argv: readonly string[], output: Output = terminal): 
       return 1;
     }
     // Anything else is a failure too, said in one line: a learner should never have to read a stack.
-    const message = error instanceof AggregateError ? [error.message, ...error.errors.map(String)].join("; ") : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof AggregateError
+        ? [error.message, ...error.errors.map(String)].join("; ")
+        : error instanceof Error
+          ? error.message
+          : String(error);
     output.err(`lab ${name} failed: ${message}`);
     return 1;
   }
 }
-

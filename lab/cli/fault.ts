@@ -12,7 +12,6 @@ import { paint } from "../core/style.js";
 import { repairTree, treeFor } from "../trees/trees.js";
 import { CommandError, fileHash, type Output } from "./shared.js";
 
-
 function requireContract(stage: Stage) {
   if (!stage.contract) throw new CommandError(`${stage.id} has no valid fault contract (fixtures/${stage.id}/failure.json).`);
   return stage.contract;
@@ -23,7 +22,15 @@ export function faultDiff(stage: Stage, colours = paint()): string {
   return faultPatch(stage, requireContract(stage))
     .split("\n")
     .filter((line) => !/^={3,}$/.test(line))
-    .map((line) => (line.startsWith("+") && !line.startsWith("+++") ? colours.green(line) : line.startsWith("-") && !line.startsWith("---") ? colours.red(line) : line.startsWith("@@") ? colours.cyan(line) : line))
+    .map((line) =>
+      line.startsWith("+") && !line.startsWith("+++")
+        ? colours.green(line)
+        : line.startsWith("-") && !line.startsWith("---")
+          ? colours.red(line)
+          : line.startsWith("@@")
+            ? colours.cyan(line)
+            : line,
+    )
     .join("\n");
 }
 
@@ -59,7 +66,9 @@ export async function demonstrate(catalog: Catalog, stage: Stage, output: Output
   output.out(faultDiff(stage, colours));
   output.out("");
   if (result.reproduced) {
-    output.out(colours.green("fault reproduced — this is not a fix: the named test caught the injected fault, exactly as the contract says."));
+    output.out(
+      colours.green("fault reproduced — this is not a fix: the named test caught the injected fault, exactly as the contract says."),
+    );
     return true;
   }
   const reasons = [

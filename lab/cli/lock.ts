@@ -89,7 +89,9 @@ export function acquireLock(file: string, command: string): AcquireResult {
         // the newer lock stays
       }
       rmSync(aside, { force: true });
-      throw new CommandError(`Another lab command is changing workspace/: "${moved.command}" (process ${moved.pid}). Wait for it to finish, then run this again.`);
+      throw new CommandError(
+        `Another lab command is changing workspace/: "${moved.command}" (process ${moved.pid}). Wait for it to finish, then run this again.`,
+      );
     }
     rmSync(aside, { force: true });
     interrupted = moved ?? other;

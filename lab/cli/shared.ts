@@ -28,7 +28,6 @@ export const terminal: Output = {
   err: (line = "") => process.stderr.write(`${line}\n`),
 };
 
-
 export function stageNames(catalog: Catalog): string {
   return catalog.stages.map((stage) => stage.id).join(", ");
 }
@@ -52,7 +51,8 @@ export function sha256(bytes: Uint8Array | string): string {
 /** The hash of a regular file, or null when there is none; a folder, FIFO or link there is refused. */
 export function fileHash(file: string): string | null {
   const state = readFileState(file);
-  if (state.kind === "other") throw new CommandError(`${file} is ${state.what}, not a file: move it out of the way and run the command again.`);
+  if (state.kind === "other")
+    throw new CommandError(`${file} is ${state.what}, not a file: move it out of the way and run the command again.`);
   return state.kind === "file" ? sha256(state.bytes) : null;
 }
 
@@ -61,7 +61,12 @@ export const short = (hash: string | null) => (hash ? hash.slice(0, 12) : "-");
 /** Parses a command's options; an unknown option is a usage error naming the command's help. */
 export function parse<T extends ParseArgsConfig["options"]>(command: string, args: readonly string[], options: T) {
   try {
-    return parseArgs({ args: [...args], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: [...args],
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(`${error instanceof Error ? error.message : String(error)}. See: npm run lab -- ${command} --help`);
   }

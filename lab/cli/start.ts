@@ -29,7 +29,9 @@ export interface PlanEntry {
 function currentHash(workspace: string, path: string): string | null {
   const state = readFileState(join(workspace, path));
   if (state.kind === "other") {
-    throw new CommandError(`workspace/${path} is ${state.what}, not a file: move it out of the way and run the command again. Nothing was changed.`);
+    throw new CommandError(
+      `workspace/${path} is ${state.what}, not a file: move it out of the way and run the command again. Nothing was changed.`,
+    );
   }
   return state.kind === "file" ? sha256(state.bytes) : null;
 }
@@ -85,7 +87,9 @@ async function locked<T>(command: string, output: Output, body: (lock: Lock) => 
 }
 
 function reportInterrupted(holder: LockHolder, output: Output): void {
-  const backup = holder.backup ? ` Its backup is .lab/backups/${holder.backup}/: npm run lab -- restore ${holder.backup} undoes what it did.` : " It had not changed anything yet.";
+  const backup = holder.backup
+    ? ` Its backup is .lab/backups/${holder.backup}/: npm run lab -- restore ${holder.backup} undoes what it did.`
+    : " It had not changed anything yet.";
   output.out(`Note: an earlier lab command did not finish ("${holder.command}", process ${holder.pid}, ${holder.startedAt}).${backup}`);
 }
 
@@ -97,7 +101,8 @@ async function sweepTemporaryFiles(output: Output): Promise<void> {
     if (error instanceof Error && "code" in error && error.code === "ENOENT") return [];
     throw error;
   });
-  if (removed.length > 0) output.out(`Removed ${removed.length} temporary file(s) an interrupted write left in workspace/forge/tools/: ${removed.join(", ")}`);
+  if (removed.length > 0)
+    output.out(`Removed ${removed.length} temporary file(s) an interrupted write left in workspace/forge/tools/: ${removed.join(", ")}`);
 }
 
 async function confirmOrRefuse(options: StartOptions, paths: readonly string[], question: string, refusal: string): Promise<void> {
@@ -127,7 +132,13 @@ export async function start(catalog: Catalog, stage: Stage, options: StartOption
     const writes: Change[] = changes.map((entry) => ({ path: entry.path, before: entry.before, after: readFileSync(entry.source ?? "") }));
     const { controller } = await reference();
     const digest = controller.previewDigest(Object.fromEntries(writes.map((write) => [write.path, write.after ?? new Uint8Array()])));
-    const name = await applyChanges({ command: `start ${stage.id}`, stage: stage.id, changes: writes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
+    const name = await applyChanges({
+      command: `start ${stage.id}`,
+      stage: stage.id,
+      changes: writes,
+      now: options.now,
+      onBackup: (backup) => lock.noteBackup(backup),
+    });
     output.out(`Done: ${changes.length - overwrites.length} created, ${overwrites.length} overwritten (plan digest ${short(digest)}).`);
     output.out(`Backup: .lab/backups/${name}/ — undo with: npm run lab -- restore ${name}`);
     output.out(`Next: read stages/${stage.id}/README.md and run npm test -- stage-${stage.nn}`);
@@ -139,7 +150,10 @@ export async function restore(name: string | undefined, options: StartOptions): 
   await locked(`restore${name ? ` ${name}` : ""}`, output, async (lock) => {
     const backups = listBackups();
     // Only a backup the lab made can be named: the name is looked up, never joined onto a path.
-    const chosen = name === undefined ? backups.filter((backup) => !backup.restored && readCommand(backup.name).startsWith("start ")).at(-1) : backups.find((backup) => backup.name === name);
+    const chosen =
+      name === undefined
+        ? backups.filter((backup) => !backup.restored && readCommand(backup.name).startsWith("start ")).at(-1)
+        : backups.find((backup) => backup.name === name);
     if (!chosen) {
       if (name !== undefined) {
         const known = backups.map((backup) => backup.name);
@@ -163,14 +177,18 @@ export async function restore(name: string | undefined, options: StartOptions): 
       if (entry.before !== null) {
         const copy = readFileState(backupFiles(chosen.name).copy(entry.path));
         if (copy.kind !== "file" || sha256(copy.bytes) !== entry.before) {
-          throw new CommandError(`The backup of workspace/${entry.path} in .lab/backups/${chosen.name}/ is missing or does not match its recorded hash; nothing was changed.`);
+          throw new CommandError(
+            `The backup of workspace/${entry.path} in .lab/backups/${chosen.name}/ is missing or does not match its recorded hash; nothing was changed.`,
+          );
         }
         bytes = copy.bytes;
       }
       const changed = now !== entry.after;
       if (changed) changedSince.push(`workspace/${entry.path}`);
       const verb = entry.before === null ? "remove" : now === null ? "recreate" : "restore";
-      output.out(`  ${verb.padEnd(9)} workspace/${entry.path}  ${short(now)} → ${short(entry.before)}${changed ? "  (changed since, kept in the new backup)" : ""}`);
+      output.out(
+        `  ${verb.padEnd(9)} workspace/${entry.path}  ${short(now)} → ${short(entry.before)}${changed ? "  (changed since, kept in the new backup)" : ""}`,
+      );
       changes.push({ path: entry.path, before: now, after: bytes, mode: entry.mode });
     }
     if (changes.length === 0) {
@@ -184,7 +202,13 @@ export async function restore(name: string | undefined, options: StartOptions): 
       `Replace ${changedSince.length} file(s) you changed since? They are kept in a new backup.`,
       `Refusing to replace ${changedSince.join(", ")}, changed since "${manifest.command}", without consent: rerun with --yes (they are kept in a new backup).`,
     );
-    const undo = await applyChanges({ command: `restore ${chosen.name}`, stage: manifest.stage, changes, now: options.now, onBackup: (backup) => lock.noteBackup(backup) });
+    const undo = await applyChanges({
+      command: `restore ${chosen.name}`,
+      stage: manifest.stage,
+      changes,
+      now: options.now,
+      onBackup: (backup) => lock.noteBackup(backup),
+    });
     markRestored(chosen, undo);
     output.out(`Restored: workspace/ is as it was before "${manifest.command}".`);
     output.out(`What this replaced is kept in .lab/backups/${undo}/ — undo this restore with: npm run lab -- restore ${undo}`);

@@ -43,18 +43,36 @@ function readEvidence(stage: Stage): Verification | "none" | "unreadable" {
 export function stageStatus(stage: Stage): StageStatus {
   const modules = (stage.spec?.modules ?? []).map((name): ModuleStatus => {
     const state = readFileState(join(dirs.workspace, MODULE_DIR, `${name}.ts`));
-    return { name, present: state.kind === "file", blocked: state.kind === "other" ? state.what : null, bytes: state.kind === "file" ? state.bytes : null };
+    return {
+      name,
+      present: state.kind === "file",
+      blocked: state.kind === "other" ? state.what : null,
+      bytes: state.kind === "file" ? state.bytes : null,
+    };
   });
   const evidence = readEvidence(stage);
   const run = `npm test -- stage-${stage.nn}`;
   const firstMissing = modules.find((module) => !module.present);
-  const base = { stage, modules, evidence: typeof evidence === "string" ? evidence : evidence.acceptance, evidenceAt: typeof evidence === "string" ? null : evidence.generatedAt };
+  const base = {
+    stage,
+    modules,
+    evidence: typeof evidence === "string" ? evidence : evidence.acceptance,
+    evidenceAt: typeof evidence === "string" ? null : evidence.generatedAt,
+  };
   const blocked = modules.find((module) => module.blocked !== null);
   if (blocked) {
-    return { ...base, state: "in progress", next: `workspace/forge/tools/${blocked.name}.ts is ${blocked.blocked}, not a file: move it away and write the module there` };
+    return {
+      ...base,
+      state: "in progress",
+      next: `workspace/forge/tools/${blocked.name}.ts is ${blocked.blocked}, not a file: move it away and write the module there`,
+    };
   }
   if (modules.every((module) => !module.present)) {
-    return { ...base, state: "not started", next: `read stages/${stage.id}/README.md, then create workspace/forge/tools/${firstMissing?.name ?? "…"}.ts` };
+    return {
+      ...base,
+      state: "not started",
+      next: `read stages/${stage.id}/README.md, then create workspace/forge/tools/${firstMissing?.name ?? "…"}.ts`,
+    };
   }
   // A module that is the course's own code is not the learner's work, whatever a run of it says.
   const copied = modules.find((module) => module.bytes !== null && copyKind(stage, module.name, module.bytes) !== null);
@@ -66,7 +84,11 @@ export function stageStatus(stage: Stage): StageStatus {
     };
   }
   if (typeof evidence === "string") {
-    return { ...base, state: "in progress", next: evidence === "unreadable" ? `rerun ${run}: the last evidence file cannot be read` : `run ${run}` };
+    return {
+      ...base,
+      state: "in progress",
+      next: evidence === "unreadable" ? `rerun ${run}: the last evidence file cannot be read` : `run ${run}`,
+    };
   }
   // Evidence counts only for the files it hashed: a module changed since the run needs a new run.
   const hashed = new Map(evidence.sources.map((source) => [source.path, source.sha256]));
@@ -77,23 +99,33 @@ export function stageStatus(stage: Stage): StageStatus {
   if (evidence.acceptance === "passed" && !changed) {
     return { ...base, state: "passed", next: "load its verification.json in the course site's self-check (npm start), then go on" };
   }
-  if (evidence.acceptance === "passed") return { ...base, state: "changed since passing", next: `rerun ${run}: your code changed since it passed` };
+  if (evidence.acceptance === "passed")
+    return { ...base, state: "changed since passing", next: `rerun ${run}: your code changed since it passed` };
   if (firstMissing) return { ...base, state: "in progress", next: `create workspace/forge/tools/${firstMissing.name}.ts, then run ${run}` };
-  if (evidence.acceptance === "pending") return { ...base, state: "in progress", next: `run ${run}: the last run did not finish every test` };
+  if (evidence.acceptance === "pending")
+    return { ...base, state: "in progress", next: `run ${run}: the last run did not finish every test` };
   const failed = evidence.summary.failed + evidence.summary.loadErrors;
-  return { ...base, state: "failing", next: `fix the ${failed} failing test(s) or test file(s), then rerun ${run} (hints: npm run lab -- hint ${stage.nn})` };
+  return {
+    ...base,
+    state: "failing",
+    next: `fix the ${failed} failing test(s) or test file(s), then rerun ${run} (hints: npm run lab -- hint ${stage.nn})`,
+  };
 }
 
 export function printStatus(catalog: Catalog, output: Output): void {
   const rows = catalog.stages.map((stage) => {
     const status = stageStatus(stage);
     const modules = status.modules.map((module) => `${module.name}.ts ${module.present ? "✔" : "·"}`).join(" ");
-    const evidence = status.evidence === "none" ? "none" : `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
+    const evidence =
+      status.evidence === "none"
+        ? "none"
+        : `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
     return [`${stage.nn} ${stage.slug}`, modules, evidence, status.state, status.next];
   });
   const header = ["stage", "workspace module", "last evidence", "state", "next step"];
   const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? "").length)));
-  const line = (cells: readonly string[]) => cells.map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  ");
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  ");
   output.out(line(header));
   for (const row of rows) output.out(line(row));
 }

@@ -18,7 +18,6 @@ import { backupFiles, dirs, workspaceFile } from "../core/layout.js";
 import { reference } from "../trees/reference.js";
 import { CommandError } from "./shared.js";
 
-
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** One file a command changes. Paths are relative to workspace/, with forward slashes. */
@@ -51,7 +50,9 @@ const manifestV1 = z.object({
   version: z.literal(1),
   stage: z.string(),
   createdAt: z.string(),
-  entries: z.array(z.object({ path: z.string(), action: z.enum(["create", "overwrite"]), before: z.nullable(z.string()), after: z.string() })),
+  entries: z.array(
+    z.object({ path: z.string(), action: z.enum(["create", "overwrite"]), before: z.nullable(z.string()), after: z.string() }),
+  ),
 });
 
 export type BackupEntry = z.infer<typeof entrySchema>;
@@ -116,7 +117,8 @@ function describe(error: unknown): string {
   return Object.hasOwn(known, code) ? `${known[code]} (${message})` : message;
 }
 
-const stateHash = (state: FileState): string | null | "other" => (state.kind === "file" ? sha256(state.bytes) : state.kind === "missing" ? null : "other");
+const stateHash = (state: FileState): string | null | "other" =>
+  state.kind === "file" ? sha256(state.bytes) : state.kind === "missing" ? null : "other";
 const show = (hash: string | null | "other") => (hash === null ? "no file" : hash === "other" ? "not a regular file" : hash.slice(0, 12));
 
 /** Thrown when a file is not what the plan says, right before it would be replaced. */
@@ -178,7 +180,9 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
       const unchanged = () => {
         const now = stateHash(readFileState(target));
         if (now !== change.before) {
-          throw new ChangedMeanwhile(`workspace/${change.path} changed while ${verb} ran (${show(change.before)} → ${show(now)}); stopped before replacing it`);
+          throw new ChangedMeanwhile(
+            `workspace/${change.path} changed while ${verb} ran (${show(change.before)} → ${show(now)}); stopped before replacing it`,
+          );
         }
       };
       unchanged();
@@ -246,7 +250,9 @@ async function rollBack(
       const now = stateHash(readFileState(target));
       if (now === entry.before) continue; // never changed, or already back
       if (now !== entry.after) {
-        left.push(`workspace/${change.path} was changed by someone else after this command wrote it; left as it is (original: ${original})`);
+        left.push(
+          `workspace/${change.path} was changed by someone else after this command wrote it; left as it is (original: ${original})`,
+        );
         continue;
       }
       if (entry.before === null) {
@@ -261,7 +267,9 @@ async function rollBack(
       if (after !== entry.before) throw new Error(`it holds ${show(after)} instead of ${show(entry.before)}`);
       restored += 1;
     } catch (error) {
-      left.push(`workspace/${change.path}: could not be put back: ${describe(error)} (original: ${entry.before === null ? "no file" : original})`);
+      left.push(
+        `workspace/${change.path}: could not be put back: ${describe(error)} (original: ${entry.before === null ? "no file" : original})`,
+      );
     }
   }
   return { left, restored };

@@ -62,8 +62,7 @@ export function buildVerification(facts: RunFacts): Verification {
     loadErrors: facts.loadErrors,
     summary,
     acceptance,
-    contract:
-      facts.target === "faulty" && facts.contract ? evaluateContract(facts.contract, facts.tests, facts.loadErrors) : null,
+    contract: facts.target === "faulty" && facts.contract ? evaluateContract(facts.contract, facts.tests, facts.loadErrors) : null,
   });
 }
 

@@ -39,9 +39,7 @@ export const testResultSchema = z.strictObject({
 export const loadErrorSchema = z.strictObject({
   file: text,
   message: z.string(),
-  missingModule: z
-    .nullable(z.string())
-    .check(z.describe("the forge/tools module that does not exist in the target, if that is the cause")),
+  missingModule: z.nullable(z.string()).check(z.describe("the forge/tools module that does not exist in the target, if that is the cause")),
 });
 
 export const contractResultSchema = z.strictObject({

@@ -23,29 +23,33 @@ it.concurrent("start refuses to overwrite a modified learner file without --yes,
   expect(existsSync(join(copy, ".lab", "backups"))).toBe(false);
 });
 
-it.concurrent("start --yes keeps a backup of the original bytes, and restore brings them back and removes what start created", SLOW, async (context) => {
-  const copy = copyRepository(context);
-  mkdirSync(tools(copy), { recursive: true });
-  const mine = "// my own registry, not finished\n";
-  writeFileSync(join(tools(copy), "registry.ts"), mine);
-  const started = await lab(copy, ["start", "stage-03", "--yes"]);
-  expect(started.status, started.stderr).toBe(0);
-  expect(readFileSync(join(tools(copy), "registry.ts"))).toEqual(reference(copy, "stage-01-capability-registry", "registry"));
-  expect(readFileSync(join(tools(copy), "paths.ts"))).toEqual(reference(copy, "stage-02-workspace-path-policy", "paths"));
-  expect(existsSync(join(tools(copy), "plans.ts")), "start 3 stops before stage 03's own module").toBe(false);
-  const [backup] = readdirSync(join(copy, ".lab", "backups"));
-  expect(backup).toBeDefined();
-  expect(readFileSync(join(copy, ".lab", "backups", backup ?? "", "files", "forge", "tools", "registry.ts"), "utf8")).toBe(mine);
-  expect(started.stdout).toContain(`npm run lab -- restore ${backup}`);
+it.concurrent(
+  "start --yes keeps a backup of the original bytes, and restore brings them back and removes what start created",
+  SLOW,
+  async (context) => {
+    const copy = copyRepository(context);
+    mkdirSync(tools(copy), { recursive: true });
+    const mine = "// my own registry, not finished\n";
+    writeFileSync(join(tools(copy), "registry.ts"), mine);
+    const started = await lab(copy, ["start", "stage-03", "--yes"]);
+    expect(started.status, started.stderr).toBe(0);
+    expect(readFileSync(join(tools(copy), "registry.ts"))).toEqual(reference(copy, "stage-01-capability-registry", "registry"));
+    expect(readFileSync(join(tools(copy), "paths.ts"))).toEqual(reference(copy, "stage-02-workspace-path-policy", "paths"));
+    expect(existsSync(join(tools(copy), "plans.ts")), "start 3 stops before stage 03's own module").toBe(false);
+    const [backup] = readdirSync(join(copy, ".lab", "backups"));
+    expect(backup).toBeDefined();
+    expect(readFileSync(join(copy, ".lab", "backups", backup ?? "", "files", "forge", "tools", "registry.ts"), "utf8")).toBe(mine);
+    expect(started.stdout).toContain(`npm run lab -- restore ${backup}`);
 
-  const restored = await lab(copy, ["restore"]);
-  expect(restored.status, restored.stderr).toBe(0);
-  expect(readFileSync(join(tools(copy), "registry.ts"), "utf8")).toBe(mine);
-  expect(existsSync(join(tools(copy), "paths.ts"))).toBe(false);
-  const again = await lab(copy, ["restore"]);
-  expect(again.status).toBe(1);
-  expect(again.stderr).toMatch(/no backup left to restore/);
-});
+    const restored = await lab(copy, ["restore"]);
+    expect(restored.status, restored.stderr).toBe(0);
+    expect(readFileSync(join(tools(copy), "registry.ts"), "utf8")).toBe(mine);
+    expect(existsSync(join(tools(copy), "paths.ts"))).toBe(false);
+    const again = await lab(copy, ["restore"]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/no backup left to restore/);
+  },
+);
 
 it.concurrent("start leaves the workspace exactly as before when a write fails in the middle", SLOW, async (context) => {
   const copy = copyRepository(context);
@@ -53,7 +57,9 @@ it.concurrent("start leaves the workspace exactly as before when a write fails i
   writeFileSync(join(tools(copy), "registry.ts"), "// my own registry\n");
   const before = snapshot(join(copy, "workspace"));
   // The second rename of a workspace file fails, as a disk that went away would.
-  const run = await lab(copy, ["start", "4", "--yes"], { inject: [{ call: "rename", path: "/workspace/forge/tools/", from: 2, do: "fail:EIO" }] });
+  const run = await lab(copy, ["start", "4", "--yes"], {
+    inject: [{ call: "rename", path: "/workspace/forge/tools/", from: 2, do: "fail:EIO" }],
+  });
   expect(run.status, run.stdout).toBe(1);
   expect(run.stderr).toMatch(/start failed and workspace\/ was rolled back, unchanged: EIO: injected failure/);
   expect(snapshot(join(copy, "workspace"))).toEqual(before);
@@ -65,7 +71,9 @@ it.concurrent("fault reproduces the contract, names the target test and exits 0"
   const run = await lab(copy, ["fault", "1"]);
   expect(run.status, run.stderr).toBe(0);
   expect(run.stdout).toContain("target test       rejects a tool that declares an unknown capability");
-  expect(run.stdout).toMatch(/✘ rejects a tool that declares an unknown capability\n +defineTool\("shell", capabilities\) with a capability outside the vocabulary, not refused with an error containing "invalid": expected \{ '\["root"\]': 'no error; returned tool "shell" with capabilities \[root\]'/);
+  expect(run.stdout).toMatch(
+    /✘ rejects a tool that declares an unknown capability\n +defineTool\("shell", capabilities\) with a capability outside the vocabulary, not refused with an error containing "invalid": expected \{ '\["root"\]': 'no error; returned tool "shell" with capabilities \[root\]'/,
+  );
   expect(run.stdout).toContain("+  const unknown = unknownCapabilities(declared);");
   expect(run.stdout).toContain("fault reproduced — this is not a fix");
 });
@@ -124,7 +132,9 @@ it("answers --help for every command with its usage and an example where it take
 
 it.concurrent("hint shows the next graded hint and remembers it between runs", SLOW, async (context) => {
   const copy = copyRepository(context);
-  const hints = (JSON.parse(readFileSync(join(copy, "stages", "stage-02-workspace-path-policy", "stage.json"), "utf8")) as { hints: string[] }).hints;
+  const hints = (
+    JSON.parse(readFileSync(join(copy, "stages", "stage-02-workspace-path-policy", "stage.json"), "utf8")) as { hints: string[] }
+  ).hints;
   const first = await lab(copy, ["hint", "2"]);
   expect(first.stdout.trim()).toBe(`Hint 1 of ${hints.length}: ${hints[0]}`);
   const second = await lab(copy, ["hint", "02"]);
@@ -137,36 +147,53 @@ it.concurrent("status shows each stage's module, evidence, state and next step",
   const copy = copyRepository(context);
   mkdirSync(tools(copy), { recursive: true });
   // The learner's own registry: the reference's behaviour, in their own words (here, one more comment).
-  writeFileSync(join(tools(copy), "registry.ts"), `// my registry\n${reference(copy, "stage-01-capability-registry", "registry").toString()}`);
+  writeFileSync(
+    join(tools(copy), "registry.ts"),
+    `// my registry\n${reference(copy, "stage-01-capability-registry", "registry").toString()}`,
+  );
   const status = await lab(copy, ["status"]);
   expect(status.status).toBe(0);
   expect(status.stdout).toMatch(/01 capability-registry +registry\.ts ✔ +none +in progress +run npm test -- stage-01/);
-  expect(status.stdout).toMatch(/02 workspace-path-policy +paths\.ts · +none +not started +read stages\/stage-02-workspace-path-policy\/README\.md/);
+  expect(status.stdout).toMatch(
+    /02 workspace-path-policy +paths\.ts · +none +not started +read stages\/stage-02-workspace-path-policy\/README\.md/,
+  );
 });
 
-it.concurrent("status calls the stages that start copied \"copied by start\", never passed, even after their tests pass", SLOW, async (context) => {
-  const copy = copyRepository(context);
-  const started = await lab(copy, ["start", "5", "--yes"]);
-  expect(started.status, started.stderr).toBe(0);
-  const tested = await lab(copy, ["test", "5", "--previous"]);
-  expect(tested.status, "stage 05's own module is missing, so the run fails").toBe(1);
-  const evidence = (stage: string) =>
-    JSON.parse(readFileSync(join(copy, "evidence", "tools-sandbox-side-effects", stage, "verification.json"), "utf8")) as { acceptance: string };
-  expect(evidence("02-workspace-path-policy").acceptance, "the copied reference passes its tests").toBe("passed");
-  expect(evidence("05-atomic-write").acceptance, "a stage whose module is missing is pending, not failed").toBe("pending");
-  const status = await lab(copy, ["status"]);
-  const states = Object.fromEntries(
-    status.stdout
-      .split("\n")
-      .slice(1)
-      .map((line) => /^(\d\d) \S+ +.+?  +(?:passed|pending|failed|none|unreadable)(?: \([^)]*\))? +(not started|copied by start|in progress|failing|passed|changed since passing) /.exec(line))
-      .filter((match) => match !== null)
-      .map((match) => [match[1], match[2]]),
-  );
-  const expected = Object.fromEntries(loadCatalog().stages.map((stage) => [stage.nn, stage.number < 5 ? "copied by start" : "not started"]));
-  expect(states, status.stdout).toEqual(expected);
-  expect(status.stdout).toContain("workspace/forge/tools/registry.ts is the course's reference, not your work");
-});
+it.concurrent(
+  'status calls the stages that start copied "copied by start", never passed, even after their tests pass',
+  SLOW,
+  async (context) => {
+    const copy = copyRepository(context);
+    const started = await lab(copy, ["start", "5", "--yes"]);
+    expect(started.status, started.stderr).toBe(0);
+    const tested = await lab(copy, ["test", "5", "--previous"]);
+    expect(tested.status, "stage 05's own module is missing, so the run fails").toBe(1);
+    const evidence = (stage: string) =>
+      JSON.parse(readFileSync(join(copy, "evidence", "tools-sandbox-side-effects", stage, "verification.json"), "utf8")) as {
+        acceptance: string;
+      };
+    expect(evidence("02-workspace-path-policy").acceptance, "the copied reference passes its tests").toBe("passed");
+    expect(evidence("05-atomic-write").acceptance, "a stage whose module is missing is pending, not failed").toBe("pending");
+    const status = await lab(copy, ["status"]);
+    const states = Object.fromEntries(
+      status.stdout
+        .split("\n")
+        .slice(1)
+        .map((line) =>
+          /^(\d\d) \S+ +.+?  +(?:passed|pending|failed|none|unreadable)(?: \([^)]*\))? +(not started|copied by start|in progress|failing|passed|changed since passing) /.exec(
+            line,
+          ),
+        )
+        .filter((match) => match !== null)
+        .map((match) => [match[1], match[2]]),
+    );
+    const expected = Object.fromEntries(
+      loadCatalog().stages.map((stage) => [stage.nn, stage.number < 5 ? "copied by start" : "not started"]),
+    );
+    expect(states, status.stdout).toEqual(expected);
+    expect(status.stdout).toContain("workspace/forge/tools/registry.ts is the course's reference, not your work");
+  },
+);
 
 it.concurrent("new scaffolds a stage whose files are all valid, and verify lists every piece still to write", SLOW, async (context) => {
   const copy = copyRepository(context);
@@ -178,11 +205,17 @@ it.concurrent("new scaffolds a stage whose files are all valid, and verify lists
   const stage = catalog.stages.find((candidate) => candidate.id === "stage-12-sandbox-profile");
   expect(catalog.problems, "the scaffold's stage.json and failure.json are valid against their schemas").toEqual([]);
   if (!stage) throw new Error("the new stage is not in the catalog");
-  expect(readFileSync(join(copy, "tsconfig.json"), "utf8"), "tsconfig.json maps forge/tools/* to the new reference too").toContain("./solutions/stage-12-sandbox-profile/forge/tools/*");
+  expect(readFileSync(join(copy, "tsconfig.json"), "utf8"), "tsconfig.json maps forge/tools/* to the new reference too").toContain(
+    "./solutions/stage-12-sandbox-profile/forge/tools/*",
+  );
   const spec = judgeSpec(stage, catalog.problems, undefined);
   expect(spec.ok, "a scaffolded stage is not complete").toBe(false);
   expect(spec.problems.filter((problem) => problem.includes("PLACEHOLDER")).length, spec.problems.join("\n")).toBeGreaterThanOrEqual(20);
-  expect(spec.problems).toContainEqual(expect.stringMatching(/^stages\/stage-12-sandbox-profile\/README\.md:\d+ still holds the scaffold's PLACEHOLDER: write the "The problem" section/));
+  expect(spec.problems).toContainEqual(
+    expect.stringMatching(
+      /^stages\/stage-12-sandbox-profile\/README\.md:\d+ still holds the scaffold's PLACEHOLDER: write the "The problem" section/,
+    ),
+  );
   expect(judgeDrift(stage), "the faulty stub is still the reference").toEqual([
     "faulty/stage-12-sandbox-profile/forge/tools/profile.ts is identical to solutions/stage-12-sandbox-profile/forge/tools/profile.ts: it injects no fault",
   ]);

@@ -46,7 +46,11 @@ it("accepts a stage only when every test ran and passed", () => {
 });
 
 it("records a stage whose own module is missing as pending, not failed: nobody started it", () => {
-  const notStarted = facts({ tests: [], loadErrors: [{ file: "x", message: "forge/tools/registry is not written yet", missingModule: "registry" }], missingModules: ["registry"] });
+  const notStarted = facts({
+    tests: [],
+    loadErrors: [{ file: "x", message: "forge/tools/registry is not written yet", missingModule: "registry" }],
+    missingModules: ["registry"],
+  });
   expect(buildVerification(notStarted).acceptance, "acceptance of a run without the stage's module").toBe("pending");
 });
 

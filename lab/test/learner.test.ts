@@ -44,7 +44,9 @@ function npmTest(
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         const read = (file = "verification.json") =>
-          verificationSchema.parse(JSON.parse(readFileSync(join(evidence, "tools-sandbox-side-effects", "01-capability-registry", file), "utf8")));
+          verificationSchema.parse(
+            JSON.parse(readFileSync(join(evidence, "tools-sandbox-side-effects", "01-capability-registry", file), "utf8")),
+          );
         resolve({ status, output: `${stdout}\n${stderr}`, evidence: read, workspace });
       },
     );
@@ -55,7 +57,9 @@ const stackFrame = /^\s*❯ .+:\d+:\d+/m;
 /** Each test starts one or two vitest processes; on a two-core machine they queue behind each other. */
 const CHILD_TIMEOUT = 60_000;
 
-it.concurrent("stops at an unwritten module with one line naming the file and the lesson section", { timeout: CHILD_TIMEOUT }, async (context) => {
+it.concurrent("stops at an unwritten module with one line naming the file and the lesson section", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
   const run = await npmTest(context, ["stage-01"]);
   expect(run.status).toBe(1);
   expect(run.output).toMatch(
@@ -79,16 +83,26 @@ it.concurrent("refuses an unknown target with a message naming the four", { time
   expect(run.output).toContain('FORGE_TARGET="reference" is not a target. Use one of: workspace, solution, faulty, start');
 });
 
-it.concurrent("reports a syntax error and a type error in a learner file with file and line", { timeout: CHILD_TIMEOUT }, async (context) => {
-  const syntax = await npmTest(context, ["stage-01"], { files: { "registry.ts": "export function defineTool(name: string {\n  return name;\n}\n" } });
+it.concurrent("reports a syntax error and a type error in a learner file with file and line", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  const syntax = await npmTest(context, ["stage-01"], {
+    files: { "registry.ts": "export function defineTool(name: string {\n  return name;\n}\n" },
+  });
   expect(syntax.status).toBe(1);
   expect(syntax.output).toMatch(/TypeScriptError: \S*forge\/tools\/registry\.ts:1:\d+ syntax error TS1005: /);
   expect(syntax.output).not.toMatch(stackFrame);
-  const typed = await npmTest(context, ["stage-01"], { files: { "registry.ts": "export function defineTool(name: string): number {\n  return name;\n}\n" } });
-  expect(typed.output).toMatch(/TypeScriptError: \S*forge\/tools\/registry\.ts:2:3 type error TS2322: Type 'string' is not assignable to type 'number'\./);
+  const typed = await npmTest(context, ["stage-01"], {
+    files: { "registry.ts": "export function defineTool(name: string): number {\n  return name;\n}\n" },
+  });
+  expect(typed.output).toMatch(
+    /TypeScriptError: \S*forge\/tools\/registry\.ts:2:3 type error TS2322: Type 'string' is not assignable to type 'number'\./,
+  );
 });
 
-it.concurrent("passes a correct learner solution and records passed evidence with the learner's file hashed", { timeout: CHILD_TIMEOUT }, async (context) => {
+it.concurrent("passes a correct learner solution and records passed evidence with the learner's file hashed", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
   const run = await npmTest(context, ["stage-01"], {
     files: { "registry.ts": readFileSync(join(ROOT, "solutions/stage-01-capability-registry/forge/tools/registry.ts"), "utf8") },
   });
@@ -99,7 +113,9 @@ it.concurrent("passes a correct learner solution and records passed evidence wit
   expect(existsSync(join(run.workspace, "forge", "tools", "registry.ts"))).toBe(true);
 });
 
-it.concurrent("fails exactly the contract's target test against the faulty tree, without touching the learner's evidence", { timeout: CHILD_TIMEOUT }, async (context) => {
+it.concurrent("fails exactly the contract's target test against the faulty tree, without touching the learner's evidence", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
   const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "faulty" } });
   expect(run.status).toBe(1);
   const evidence = run.evidence("verification.faulty.json");
@@ -110,8 +126,11 @@ it.concurrent("fails exactly the contract's target test against the faulty tree,
   expect(() => run.evidence()).toThrow(/ENOENT/);
 });
 
-it.concurrent("names an earlier stage's module that a learner file imports but has not written yet", { timeout: CHILD_TIMEOUT }, async (context) => {
-  const reference = (stage: string, module: string) => readFileSync(join(ROOT, "solutions", stage, "forge", "tools", `${module}.ts`), "utf8");
+it.concurrent("names an earlier stage's module that a learner file imports but has not written yet", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  const reference = (stage: string, module: string) =>
+    readFileSync(join(ROOT, "solutions", stage, "forge", "tools", `${module}.ts`), "utf8");
   const run = await npmTest(context, ["stage-06"], {
     // The journal imports ./atomic.js, which this learner has not written.
     files: { "rollback.ts": reference("stage-06-rollback-journal", "rollback") },

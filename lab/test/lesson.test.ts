@@ -2,7 +2,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
-import { BLOCK_NAMES, BLOCKS, headingProblems, headings, lessonProblems, renderBlock, SECTIONS, syncBlocks, type LessonSources } from "../authoring/lesson.js";
+import {
+  BLOCK_NAMES,
+  BLOCKS,
+  headingProblems,
+  headings,
+  lessonProblems,
+  renderBlock,
+  SECTIONS,
+  syncBlocks,
+  type LessonSources,
+} from "../authoring/lesson.js";
 import { ROOT } from "../core/layout.js";
 
 const stage01 = loadCatalog().stages.find((stage) => stage.id === "stage-01-capability-registry");
@@ -48,11 +58,15 @@ it("fills empty blocks, and reports stale, missing and misplaced ones", () => {
   expect(lessonProblems(filled.text, sources)).toEqual([]);
   expect(lessonProblems(skeleton(), sources)).toEqual(["generated blocks are stale: run `npm run generate`"]);
   const missing = skeleton().replace("<!-- forge:design -->\n<!-- /forge:design -->", "");
-  expect(syncBlocks(missing, sources).problems).toEqual(['missing the generated block <!-- forge:design --> … <!-- /forge:design --> in "## Design question"']);
+  expect(syncBlocks(missing, sources).problems).toEqual([
+    'missing the generated block <!-- forge:design --> … <!-- /forge:design --> in "## Design question"',
+  ]);
   const moved = skeleton()
     .replace("<!-- forge:hints -->\n<!-- /forge:hints -->", "")
     .replace("## Fault lab\n\nProse.\n", "## Fault lab\n\nProse.\n<!-- forge:hints -->\n<!-- /forge:hints -->\n");
-  expect(syncBlocks(moved, sources).problems).toEqual(['the block <!-- forge:hints --> belongs in "## Guided practice", not "## Fault lab"']);
+  expect(syncBlocks(moved, sources).problems).toEqual([
+    'the block <!-- forge:hints --> belongs in "## Guided practice", not "## Fault lab"',
+  ]);
 });
 
 it("keeps this repository's stage 01 lesson complete and its blocks fresh", () => {

@@ -14,7 +14,9 @@ it("reads FORGE_TARGET, defaulting to the workspace", () => {
 
 it("refuses any other target with a message naming the four", () => {
   expect(() => parseTarget("solutions")).toThrow(UnknownTargetError);
-  expect(() => parseTarget("solutions")).toThrow('FORGE_TARGET="solutions" is not a target. Use one of: workspace, solution, faulty, start');
+  expect(() => parseTarget("solutions")).toThrow(
+    'FORGE_TARGET="solutions" is not a target. Use one of: workspace, solution, faulty, start',
+  );
 });
 
 it("layers each target from the stages at and below the one under test", () => {
@@ -28,9 +30,19 @@ it("layers each target from the stages at and below the one under test", () => {
   expect(treeFor(catalog, three, "start").layers).toEqual([one.solutionDir, two.solutionDir]);
   expect(treeFor(catalog, two, "solution").layers).toEqual([one.solutionDir, two.solutionDir]);
   expect(treeFor(catalog, two, "faulty").layers).toEqual([one.solutionDir, two.solutionDir, two.faultyDir]);
-  expect(treeFor(catalog, three, "workspace")).toEqual({ name: "workspace", target: "workspace", layers: [dirs.workspace], learner: dirs.workspace });
+  expect(treeFor(catalog, three, "workspace")).toEqual({
+    name: "workspace",
+    target: "workspace",
+    layers: [dirs.workspace],
+    learner: dirs.workspace,
+  });
   // A learner's repair of a fault sits on the reference and records no evidence.
-  expect(repairTree(catalog, two, join(root, "faultlab"))).toEqual({ name: "repair", target: null, layers: [one.solutionDir, two.solutionDir, join(root, "faultlab")], learner: null });
+  expect(repairTree(catalog, two, join(root, "faultlab"))).toEqual({
+    name: "repair",
+    target: null,
+    layers: [one.solutionDir, two.solutionDir, join(root, "faultlab")],
+    learner: null,
+  });
 });
 
 it("answers a module from the highest layer that has it", () => {

@@ -16,7 +16,13 @@ const contract = found.contract;
 const file = "stages/stage-01-capability-registry/registry.test.ts";
 
 const passed = (name: string): TestResult => ({ name, file, status: "passed", durationMs: 1, failure: null });
-const failed = (name: string, message: string): TestResult => ({ name, file, status: "failed", durationMs: 1, failure: { kind: "assertion", message } });
+const failed = (name: string, message: string): TestResult => ({
+  name,
+  file,
+  status: "failed",
+  durationMs: 1,
+  failure: { kind: "assertion", message },
+});
 /** How stage 01's target test fails against its faulty tree. */
 const caught = `defineTool("shell", capabilities) with a capability outside the vocabulary, not refused with an error containing "invalid": expected { '["root"]': 'no error; returned tool "shell" with capabilities [root]' } to deeply equal {}`;
 const allPassing = () => [...new Set([...spec.mastery, ...spec.transfer.tests])].map(passed);
@@ -53,7 +59,10 @@ it("proves the fault contract only when the target test alone fails with the exp
   expect(uncaught.problems[0]).toBe(`"${contract.targetTest}" passed against the faulty tree: the fault is not caught`);
   const wrongMessage = judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, "expected 1 to be 2")]));
   expect(wrongMessage.problems[0]).toMatch(/does not match/);
-  const collateral = judgeFault(stage, run("faulty", [...others.slice(1), failed(others[0]?.name ?? "", "x"), failed(contract.targetTest, caught)]));
+  const collateral = judgeFault(
+    stage,
+    run("faulty", [...others.slice(1), failed(others[0]?.name ?? "", "x"), failed(contract.targetTest, caught)]),
+  );
   expect(collateral.problems).toEqual([`unexpected failure: ${others[0]?.name} (failed)`]);
 });
 
@@ -62,7 +71,14 @@ it("accepts a starting point only when every test file stops at the stage's own 
   const files = stage.testFiles.map((test) => test.slice(test.indexOf("stages/")));
   expect(judgeStart(stage, run("start", [], files.map(missing))).ok).toBe(true);
   expect(judgeStart(stage, run("start", allPassing())).ok).toBe(false);
-  const compileError = judgeStart(stage, run("start", [], files.map((path) => ({ file: path, message: "SyntaxError", missingModule: null }))));
+  const compileError = judgeStart(
+    stage,
+    run(
+      "start",
+      [],
+      files.map((path) => ({ file: path, message: "SyntaxError", missingModule: null })),
+    ),
+  );
   expect(compileError.problems[0]).toMatch(/failed for another reason: SyntaxError/);
 });
 

@@ -4,11 +4,7 @@ import type { FaultContract } from "../catalog/failure-schema.js";
 import type { ContractResult, LoadError, TestResult } from "../evidence/schema.js";
 
 /** Did the injected fault fail exactly the named test, by an assertion, with the documented message? */
-export function evaluateContract(
-  contract: FaultContract,
-  tests: readonly TestResult[],
-  loadErrors: readonly LoadError[],
-): ContractResult {
+export function evaluateContract(contract: FaultContract, tests: readonly TestResult[], loadErrors: readonly LoadError[]): ContractResult {
   const target = tests.find((test) => test.name === contract.targetTest);
   const failure = target?.status === "failed" ? target.failure : null;
   const targetFailedByAssertion = failure?.kind === "assertion";

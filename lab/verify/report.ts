@@ -15,9 +15,11 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   ]);
   const widths = COLUMNS.map((column, index) => Math.max(column.length, ...rows.map((row) => (row[index] ?? "").length)));
   const line = (cells: readonly string[], colour = (cell: string, _index: number) => cell) =>
-    cells.map((cell, index) => colour(cell.padEnd(widths[index] ?? 0), index)).join("  ").trimEnd();
-  const tint = (cell: string, index: number) =>
-    index === 0 ? cell : cell.startsWith("✔") ? colours.green(cell) : colours.red(cell);
+    cells
+      .map((cell, index) => colour(cell.padEnd(widths[index] ?? 0), index))
+      .join("  ")
+      .trimEnd();
+  const tint = (cell: string, index: number) => (index === 0 ? cell : cell.startsWith("✔") ? colours.green(cell) : colours.red(cell));
 
   const out: string[] = [colours.bold("Forge Lab · verify"), "", colours.dim(line(COLUMNS)), ...rows.map((row) => line(row, tint)), ""];
   const wide = Math.max(...widths.slice(0, 1), 32);
@@ -26,6 +28,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   out.push(
     other("generated files (npm run generate)", report.generated),
     other(`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck),
+    other("lint (biome format, knip)", report.lint),
     ...report.suites.map((suite) => other(suite.label, suite.check)),
     "",
   );
@@ -44,6 +47,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   for (const problem of report.catalogProblems) breaches.push(`${problem.file}: ${problem.message}`);
   for (const problem of report.generated.problems) breaches.push(`generated files: ${problem}`);
   for (const problem of report.typecheck.problems) breaches.push(`typecheck: ${problem}`);
+  for (const problem of report.lint.problems) breaches.push(`lint: ${problem}`);
   for (const suite of report.suites) for (const problem of suite.check.problems) breaches.push(`${suite.label}: ${problem}`);
   if (report.rows.length === 0) breaches.push("no stage was found under stages/");
 

@@ -18,6 +18,7 @@ import { EvidenceReporter, recordRun, runContext } from "../evidence/reporter.js
 import { resultsOf, toTestResult } from "../evidence/results.js";
 import type { Verification } from "../evidence/schema.js";
 import { treeFor } from "../trees/trees.js";
+import { lintProblems } from "./lint.js";
 import { SUITES } from "./suites.js";
 import { runTsc, type Diagnostic } from "../vitest/typecheck.js";
 import type { Target } from "../trees/trees.js";
@@ -53,6 +54,8 @@ export interface VerifyReport {
   /** Committed files that `npm run generate` would change. */
   readonly generated: Check;
   readonly typecheck: Check;
+  /** The formatter and the unused-code check (npm run lint). */
+  readonly lint: Check;
   /** The repository's own suites (the lab engine's, the site's), each with its label. */
   readonly suites: ReadonlyArray<{ readonly label: string; readonly check: Check }>;
   readonly seconds: { readonly total: number; readonly typecheck: number };
@@ -68,7 +71,9 @@ export function judgeSolution(stage: Stage, run: StageRun | undefined): Check {
   const label = `${summary.passed}/${summary.total}`;
   if (run.verification.acceptance === "passed") return pass(label);
   return fail(label, [
-    ...tests.filter((test) => test.status !== "passed").map((test) => `"${test.name}" ${test.status}: ${test.failure?.message ?? ""}`.trim()),
+    ...tests
+      .filter((test) => test.status !== "passed")
+      .map((test) => `"${test.name}" ${test.status}: ${test.failure?.message ?? ""}`.trim()),
     ...loadErrors.map((error) => `${error.file} did not load: ${error.message}`),
     ...(summary.total === 0 && loadErrors.length === 0 ? [`no tests ran for ${stage.id}`] : []),
   ]);
@@ -136,7 +141,9 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
   problems.push(...placeholders(stageTexts(stage), stage.root));
   if (spec && contract && existsSync(stage.readmePath)) {
     const readme = repoPath(stage.readmePath, stage.root);
-    problems.push(...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract }).map((problem) => `${readme}: ${problem}`));
+    problems.push(
+      ...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract }).map((problem) => `${readme}: ${problem}`),
+    );
   }
   if (solution) {
     const names = new Set(solution.verification.tests.map((test) => test.name));
@@ -149,12 +156,16 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
       // The site's self-check requires every test of the suite, and learns the suite from these two lists.
       const listed = new Set([...spec.mastery, ...spec.transfer.tests]);
       for (const name of names) {
-        if (!listed.has(name)) problems.push(`${repoPath(stage.specPath, stage.root)}: "${name}" is a test of this stage but neither mastery nor transfer.tests names it, so the self-check would not require it`);
+        if (!listed.has(name))
+          problems.push(
+            `${repoPath(stage.specPath, stage.root)}: "${name}" is a test of this stage but neither mastery nor transfer.tests names it, so the self-check would not require it`,
+          );
       }
     }
     const seen = new Set<string>();
     for (const test of solution.verification.tests) {
-      if (seen.has(test.name)) problems.push(`${test.file}: two tests of ${stage.id} are named "${test.name}"; evidence keys results by name`);
+      if (seen.has(test.name))
+        problems.push(`${test.file}: two tests of ${stage.id} are named "${test.name}"; evidence keys results by name`);
       seen.add(test.name);
     }
     if (contract) named(repoPath(stage.contractPath, stage.root), "targetTest/alsoFailing", [contract.targetTest, ...contract.alsoFailing]);
@@ -164,7 +175,12 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
 }
 
 export function judgeGenerated(stale: readonly string[]): Check {
-  return stale.length === 0 ? pass("fresh") : fail(`${stale.length} stale`, stale.map((file) => `${file} is not what npm run generate makes of the sources: run npm run generate`));
+  return stale.length === 0
+    ? pass("fresh")
+    : fail(
+        `${stale.length} stale`,
+        stale.map((file) => `${file} is not what npm run generate makes of the sources: run npm run generate`),
+      );
 }
 
 export function judgeTypecheck(diagnostics: readonly Diagnostic[]): Check {
@@ -201,7 +217,9 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const catalog: Catalog = loadCatalog();
   const wanted = (stage: Stage) => !options.stages?.length || options.stages.includes(stage.id);
   const stages = catalog.stages.filter(wanted);
-  const projects: StageProject[] = stages.flatMap((stage) => VERIFY_TARGETS.map((target) => ({ stage, tree: treeFor(catalog, stage, target) })));
+  const projects: StageProject[] = stages.flatMap((stage) =>
+    VERIFY_TARGETS.map((target) => ({ stage, tree: treeFor(catalog, stage, target) })),
+  );
   // The reporter writes each run's evidence file; the judgement below reads vitest's results itself.
   const reporter = new EvidenceReporter(new ProjectIndex(catalog, projects));
 
@@ -213,6 +231,11 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
       typecheckSeconds = (performance.now() - started) / 1000;
       return judgeTypecheck(diagnostics);
     },
+    (error: unknown) => fail("did not run", [error instanceof Error ? error.message : String(error)]),
+  );
+
+  const lint = lintProblems().then(
+    (problems) => (problems.length === 0 ? pass("clean") : fail(`${problems.length} finding(s)`, problems)),
     (error: unknown) => fail("did not run", [error instanceof Error ? error.message : String(error)]),
   );
 
@@ -249,12 +272,17 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
   const generated = judgeGenerated(staleGenerated(catalog));
   const typecheckCheck = await typecheck;
-  const suites = SUITES.map((suite: Suite) => ({ label: suite.label, check: judgeSuite(modules.filter((module) => module.project.name === suite.project.test.name)) }));
+  const lintCheck = await lint;
+  const suites = SUITES.map((suite: Suite) => ({
+    label: suite.label,
+    check: judgeSuite(modules.filter((module) => module.project.name === suite.project.test.name)),
+  }));
   const ok =
     rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok) &&
     catalogProblems.length === 0 &&
     generated.ok &&
     typecheckCheck.ok &&
+    lintCheck.ok &&
     suites.every((suite) => suite.check.ok) &&
     stages.length > 0;
   return {
@@ -262,6 +290,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     catalogProblems,
     generated,
     typecheck: typecheckCheck,
+    lint: lintCheck,
     suites,
     seconds: { total: (performance.now() - started) / 1000, typecheck: typecheckSeconds },
     ok,

@@ -9,7 +9,11 @@ import { stageProject } from "./projects.js";
 
 export async function runStageTests(catalog: Catalog, stage: Stage, tree: Tree): Promise<Results> {
   const silent = {}; // a reporter that reports nothing: the caller prints its own summary
-  const vitest = await createVitest("test", { watch: false, config: false, root: ROOT, reporters: [silent] }, { test: { projects: [stageProject(catalog, { stage, tree })] } });
+  const vitest = await createVitest(
+    "test",
+    { watch: false, config: false, root: ROOT, reporters: [silent] },
+    { test: { projects: [stageProject(catalog, { stage, tree })] } },
+  );
   try {
     await vitest.start();
     return resultsOf(vitest.state.getTestModules());

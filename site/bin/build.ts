@@ -5,6 +5,10 @@ import { buildSite, DIST } from "../build.js";
 const result = await buildSite();
 for (const skipped of result.skipped) console.warn(`skipped ${skipped}`);
 for (const size of result.sizes) {
-  console.log(`${size.page.padEnd(48)} ${(size.bytes / 1024).toFixed(1).padStart(6)} KB (+ ${(size.listingBytes / 1024).toFixed(1)} KB code listings)`);
+  console.log(
+    `${size.page.padEnd(48)} ${(size.bytes / 1024).toFixed(1).padStart(6)} KB (+ ${(size.listingBytes / 1024).toFixed(1)} KB code listings)`,
+  );
 }
-console.log(`Built ${result.pages.length} pages into ${relative(process.cwd(), DIST) || "."}/ — open index.html from disk or run npm start.`);
+console.log(
+  `Built ${result.pages.length} pages into ${relative(process.cwd(), DIST) || "."}/ — open index.html from disk or run npm start.`,
+);

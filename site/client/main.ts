@@ -27,7 +27,6 @@ function browserStorage(): Storage | null {
   }
 }
 
-
 class Page {
   constructor(
     private readonly course: CourseData,
@@ -192,7 +191,10 @@ class Page {
   private async readFile(file: File): Promise<void> {
     if (file.size > MAX_FILE_BYTES) {
       // Refused before reading: parsing a huge file would freeze the page.
-      this.say("alert", `${file.name}: This file is ${(file.size / 1024 / 1024).toFixed(1)} MB; a verification file is a few kilobytes, so it was not read.`);
+      this.say(
+        "alert",
+        `${file.name}: This file is ${(file.size / 1024 / 1024).toFixed(1)} MB; a verification file is a few kilobytes, so it was not read.`,
+      );
       return;
     }
     let text: string;
@@ -219,7 +221,8 @@ class Page {
       downloaded: true,
       results: resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery),
     }));
-    const elsewhere = this.stage && this.stage.id !== verdict.stage.id ? ` (This file is for stage ${verdict.stage.nn}; its progress was updated.)` : "";
+    const elsewhere =
+      this.stage && this.stage.id !== verdict.stage.id ? ` (This file is for stage ${verdict.stage.nn}; its progress was updated.)` : "";
     this.say("status", `${source}: ${verdict.message}${elsewhere}`);
     this.render();
   }

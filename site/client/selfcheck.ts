@@ -29,7 +29,6 @@ export type Verdict =
       readonly message: string;
     };
 
-
 const COPY_WORDS = { reference: "reference solution", faulty: "faulty module of the fault lab" } as const;
 
 function describeIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>): string {
@@ -92,19 +91,30 @@ function notTheLearners(evidence: Verification, stage: StageSummary): string | n
 /** Everything that keeps the learner's own run from passing, one sentence each. */
 function problemsWith(evidence: Verification, stage: StageSummary): string[] {
   const problems: string[] = [];
-  const missingModules = stage.modules.filter((module) => !evidence.sources.some((source) => source.path.endsWith(`forge/tools/${module}.ts`)));
+  const missingModules = stage.modules.filter(
+    (module) => !evidence.sources.some((source) => source.path.endsWith(`forge/tools/${module}.ts`)),
+  );
   if (missingModules.length > 0) {
-    problems.push(`The run found no ${missingModules.map((module) => `workspace/forge/tools/${module}.ts`).join(" or ")}: the stage's module was not written when the tests ran.`);
+    problems.push(
+      `The run found no ${missingModules.map((module) => `workspace/forge/tools/${module}.ts`).join(" or ")}: the stage's module was not written when the tests ran.`,
+    );
   }
   if (evidence.acceptance !== "passed") problems.push(`The run itself records its acceptance as "${evidence.acceptance}", not "passed".`);
 
   const seen = new Set<string>();
   const duplicates = new Set<string>();
   for (const test of evidence.tests) (seen.has(test.name) ? duplicates : seen).add(test.name);
-  if (duplicates.size > 0) problems.push(`The file lists ${quoteList([...duplicates])} more than once; a run records each test once, so the file was edited.`);
+  if (duplicates.size > 0)
+    problems.push(`The file lists ${quoteList([...duplicates])} more than once; a run records each test once, so the file was edited.`);
 
   const count = (status: Verification["tests"][number]["status"]) => evidence.tests.filter((test) => test.status === status).length;
-  const recount = { total: evidence.tests.length, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), loadErrors: evidence.loadErrors.length };
+  const recount = {
+    total: evidence.tests.length,
+    passed: count("passed"),
+    failed: count("failed"),
+    skipped: count("skipped"),
+    loadErrors: evidence.loadErrors.length,
+  };
   const wrong = (Object.keys(recount) as Array<keyof typeof recount>).filter((key) => evidence.summary[key] !== recount[key]);
   if (wrong.length > 0) {
     const detail = wrong.map((key) => `${key} ${evidence.summary[key]} where the lists give ${recount[key]}`).join(", ");
@@ -114,13 +124,16 @@ function problemsWith(evidence: Verification, stage: StageSummary): string[] {
   const suite = new Set(stage.tests);
   const unknown = [...seen].filter((name) => !suite.has(name));
   if (unknown.length > 0) {
-    problems.push(`The file lists ${unknown.length} test(s) that ${stage.id} does not have: ${quoteList(unknown)}. A renamed test or an older course version does not count: rerun npm test -- stage-${stage.nn}.`);
+    problems.push(
+      `The file lists ${unknown.length} test(s) that ${stage.id} does not have: ${quoteList(unknown)}. A renamed test or an older course version does not count: rerun npm test -- stage-${stage.nn}.`,
+    );
   }
   const files = new Set(stage.testFiles);
   const strayFiles = [...new Set(evidence.tests.map((test) => test.file).filter((file) => !files.has(file)))];
   if (strayFiles.length > 0) problems.push(`The file names test files that ${stage.id} does not have: ${quoteList(strayFiles)}.`);
   const missing = stage.tests.filter((name) => !seen.has(name));
-  if (missing.length > 0) problems.push(`${missing.length} of the stage's ${stage.tests.length} tests are missing from the file: ${quoteList(missing)}.`);
+  if (missing.length > 0)
+    problems.push(`${missing.length} of the stage's ${stage.tests.length} tests are missing from the file: ${quoteList(missing)}.`);
   const notPassed = evidence.tests.filter((test) => test.status !== "passed" && suite.has(test.name));
   if (notPassed.length > 0) {
     problems.push(`${notPassed.length} test(s) did not pass: ${notPassed.map((test) => `"${test.name}" (${test.status})`).join(", ")}.`);
@@ -139,7 +152,10 @@ export function checkVerification(text: string, course: CourseData): Verdict {
     return { kind: "invalid", message: `This file is for "${evidence.stage}", which is not a stage of this course.` };
   }
   if (evidence.experimentId !== stage.experimentId) {
-    return { kind: "invalid", message: `This file names experiment "${evidence.experimentId}", but ${stage.id} is "${stage.experimentId}".` };
+    return {
+      kind: "invalid",
+      message: `This file names experiment "${evidence.experimentId}", but ${stage.id} is "${stage.experimentId}".`,
+    };
   }
   const notCounted = notTheLearners(evidence, stage);
   if (notCounted) return { kind: "not-counted", stage, message: notCounted };

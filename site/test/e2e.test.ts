@@ -35,21 +35,39 @@ let built: BuildResult;
 let browser: Browser;
 let server: ChildProcess | null = null;
 let serverUrl = "";
-const files: Record<"passing" | "reference" | "corrupt" | "incomplete", string> = { passing: "", reference: "", corrupt: "", incomplete: "" };
+const files: Record<"passing" | "reference" | "corrupt" | "incomplete", string> = {
+  passing: "",
+  reference: "",
+  corrupt: "",
+  incomplete: "",
+};
 
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 const referenceModule = readFileSync(join(stage.solutionDir, "forge", "tools", "registry.ts"));
 /** The learner's own registry: not byte for byte the course's. */
 const learnersModule = Buffer.from(`// my registry\n${referenceModule.toString("utf8")}`);
 
-function evidenceText(target: Target, tests: readonly TestResult[], module: Uint8Array = learnersModule, edit: (record: Verification) => object = (record) => record): string {
+function evidenceText(
+  target: Target,
+  tests: readonly TestResult[],
+  module: Uint8Array = learnersModule,
+  edit: (record: Verification) => object = (record) => record,
+): string {
   const record = buildVerification({
     stage,
     target,
     generatedAt: new Date("2026-05-06T07:08:09.000Z"),
     tools: { node: process.version, vitest: "4", forgeLab: "0.1.0" },
     git: null,
-    sources: [{ path: target === "workspace" ? "workspace/forge/tools/registry.ts" : `${target === "faulty" ? "faulty" : "solutions"}/${stage.id}/forge/tools/registry.ts`, sha256: sha256(module) }],
+    sources: [
+      {
+        path:
+          target === "workspace"
+            ? "workspace/forge/tools/registry.ts"
+            : `${target === "faulty" ? "faulty" : "solutions"}/${stage.id}/forge/tools/registry.ts`,
+        sha256: sha256(module),
+      },
+    ],
     tests,
     loadErrors: [],
     complete: true,
@@ -78,7 +96,9 @@ beforeAll(async () => {
   // The learner's run with the first mastery test failing and the last one missing.
   files.incomplete = join(scratch, "incomplete.json");
   const failedFirst = (test: TestResult): TestResult =>
-    test.name === mastery[0] ? { ...test, status: "failed", failure: { kind: "assertion", message: "expected [Function] to throw an error" } } : test;
+    test.name === mastery[0]
+      ? { ...test, status: "failed", failure: { kind: "assertion", message: "expected [Function] to throw an error" } }
+      : test;
   writeFileSync(files.incomplete, evidenceText("workspace", passedTests.filter((test) => test.name !== mastery.at(-1)).map(failedFirst)));
   // The local server's evidence folder: one learner file, as a test run would leave it.
   const evidence = join(scratch, "evidence");
@@ -86,7 +106,16 @@ beforeAll(async () => {
   writeFileSync(join(evidence, COURSE_ID, "01-capability-registry", "verification.json"), evidenceText("workspace", passedTests));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+    ],
   });
   server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "site", "bin", "serve.ts")], {
     cwd: ROOT,
@@ -243,14 +272,19 @@ it("does not count a reference-solution run, says why, and keeps working after a
   expect(await state(page, stage.id)).toBe("Self-check passed");
 
   // A file dropped on the drop zone is read like a picked one.
-  await page.evaluate(async (text) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([text], "verification.json", { type: "application/json" }));
-    const zone = document.querySelector("[data-dropzone]");
-    zone?.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    zone?.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-  }, readFileSync(files.incomplete, "utf8"));
-  await expect.poll(() => page.locator("[role='status']").innerText()).toMatch(/not passed yet\. .*1 of the stage's \d+ tests are missing from the file: .*1 test\(s\) did not pass: /);
+  await page.evaluate(
+    async (text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], "verification.json", { type: "application/json" }));
+      const zone = document.querySelector("[data-dropzone]");
+      zone?.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      zone?.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    },
+    readFileSync(files.incomplete, "utf8"),
+  );
+  await expect
+    .poll(() => page.locator("[role='status']").innerText())
+    .toMatch(/not passed yet\. .*1 of the stage's \d+ tests are missing from the file: .*1 test\(s\) did not pass: /);
   expect(await state(page, stage.id)).toBe("Test results read");
 
   page.once("dialog", (dialog) => void dialog.accept());
@@ -268,40 +302,74 @@ it("gives each self-check verdict in the browser, passing only the learner's own
   const faulty = readFileSync(join(stage.faultyDir, "forge", "tools", "registry.ts"));
   const cases: Record<string, { text: string; verdict: RegExp }> = {
     "failed-acceptance.json": {
-      text: evidenceText("workspace", passedTests.map((test) => (test.name === transfer ? { ...test, status: "failed", failure: { kind: "assertion", message: "x" } } : test))),
+      text: evidenceText(
+        "workspace",
+        passedTests.map((test) =>
+          test.name === transfer ? { ...test, status: "failed", failure: { kind: "assertion", message: "x" } } : test,
+        ),
+      ),
       verdict: /not passed yet\. The run itself records its acceptance as "failed"/,
     },
     "edited-counts.json": {
-      text: evidenceText("workspace", passedTests.slice(1), learnersModule, (record) => ({ ...record, summary: { ...record.summary, total: suite.length, passed: suite.length } })),
+      text: evidenceText("workspace", passedTests.slice(1), learnersModule, (record) => ({
+        ...record,
+        summary: { ...record.summary, total: suite.length, passed: suite.length },
+      })),
       verdict: /The summary does not agree with the file's own lists \(total \d+ where the lists give \d+, passed/,
     },
     "renamed-test.json": {
-      text: evidenceText("workspace", passedTests.map((test) => (test.name === second ? { ...test, name: `${second} (renamed)` } : test))),
+      text: evidenceText(
+        "workspace",
+        passedTests.map((test) => (test.name === second ? { ...test, name: `${second} (renamed)` } : test)),
+      ),
       verdict: /lists 1 test\(s\) that stage-01-capability-registry does not have: .*1 of the stage's \d+ tests are missing from the file/,
     },
     "duplicate.json": {
-      text: evidenceText("workspace", [...passedTests.map((test) => (test.name === first ? { ...test, status: "failed" as const, failure: { kind: "assertion" as const, message: "x" } } : test)), ...passedTests.slice(0, 1)], learnersModule, (record) => ({ ...record, acceptance: "passed" })),
+      text: evidenceText(
+        "workspace",
+        [
+          ...passedTests.map((test) =>
+            test.name === first ? { ...test, status: "failed" as const, failure: { kind: "assertion" as const, message: "x" } } : test,
+          ),
+          ...passedTests.slice(0, 1),
+        ],
+        learnersModule,
+        (record) => ({ ...record, acceptance: "passed" }),
+      ),
       verdict: /more than once; a run records each test once/,
     },
-    "reference-copy.json": { text: evidenceText("workspace", passedTests, referenceModule), verdict: /Reference copy — not counted: .*reference solution.*npm run lab -- restore/ },
-    "faulty-copy.json": { text: evidenceText("workspace", passedTests, faulty), verdict: /Reference copy — not counted: .*faulty module of the fault lab/ },
+    "reference-copy.json": {
+      text: evidenceText("workspace", passedTests, referenceModule),
+      verdict: /Reference copy — not counted: .*reference solution.*npm run lab -- restore/,
+    },
+    "faulty-copy.json": {
+      text: evidenceText("workspace", passedTests, faulty),
+      verdict: /Reference copy — not counted: .*faulty module of the fault lab/,
+    },
     "crlf-copy.json": { text: evidenceText("workspace", passedTests, crlf), verdict: /Reference copy — not counted: .*line endings aside/ },
     "solution-relabelled.json": {
       text: evidenceText("solution", passedTests, referenceModule, (record) => ({ ...record, target: "workspace" })),
       verdict: /This run tested solutions\/stage-01-capability-registry\/forge\/tools\/registry\.ts, the course's own code/,
     },
-    "huge.json": { text: `"${"x".repeat(2 * 1024 * 1024)}"`, verdict: /^huge\.json: This file is 2\.0 MB; a verification file is a few kilobytes, so it was not read\.$/ },
+    "huge.json": {
+      text: `"${"x".repeat(2 * 1024 * 1024)}"`,
+      verdict: /^huge\.json: This file is 2\.0 MB; a verification file is a few kilobytes, so it was not read\.$/,
+    },
     "own-work.json": { text: evidenceText("workspace", passedTests), verdict: /^own-work\.json: Self-check passed: all \d+ tests/ },
   };
   const seen: Record<string, string> = {};
   for (const [name, { text }] of Object.entries(cases)) {
     await page.locator("[data-file]").setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
-    await expect.poll(async () => `${await page.locator("[role='alert']").innerText()}${await page.locator("[role='status']").innerText()}`).toContain(name);
+    await expect
+      .poll(async () => `${await page.locator("[role='alert']").innerText()}${await page.locator("[role='status']").innerText()}`)
+      .toContain(name);
     seen[name] = `${await page.locator("[role='alert']").innerText()}${await page.locator("[role='status']").innerText()}`;
   }
   for (const [name, { verdict }] of Object.entries(cases)) expect(seen[name], `the verdict on ${name}`).toMatch(verdict);
   expect(await state(page, stage.id), "only the learner's own complete run passes").toBe("Self-check passed");
-  expect(await page.locator(".privacy").allInnerTexts()).toContainEqual(expect.stringMatching(/cannot prove: that nobody edited the file by hand/));
+  expect(await page.locator(".privacy").allInnerTexts()).toContainEqual(
+    expect.stringMatching(/cannot prove: that nobody edited the file by hand/),
+  );
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);
 });
@@ -331,7 +399,15 @@ it("is served by npm start, which offers this checkout's evidence files", async 
       request.end();
     });
   const answers: Record<string, number> = {};
-  for (const host of ["evil.example", `evil.example:${port}`, `localhost:${Number(port) + 1}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) answers[host] = await statusFor(host);
+  for (const host of [
+    "evil.example",
+    `evil.example:${port}`,
+    `localhost:${Number(port) + 1}`,
+    `localhost:${port}`,
+    `127.0.0.1:${port}`,
+    `[::1]:${port}`,
+  ])
+    answers[host] = await statusFor(host);
   expect(answers, "HTTP status by Host header").toEqual({
     "evil.example": 403,
     [`evil.example:${port}`]: 403,
@@ -371,7 +447,9 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
   const ratios = await page.evaluate(() => {
     const rgb = (value: string) => (value.match(/[\d.]+/g) ?? []).map(Number);
     const luminance = ([r = 0, g = 0, b = 0]: number[]) =>
-      [r, g, b].map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)).reduce((sum, c, i) => sum + c * ([0.2126, 0.7152, 0.0722][i] ?? 0), 0);
+      [r, g, b]
+        .map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, c, i) => sum + c * ([0.2126, 0.7152, 0.0722][i] ?? 0), 0);
     const background = (element: Element | null): number[] => {
       for (let node = element; node; node = node.parentElement) {
         const color = rgb(getComputedStyle(node).backgroundColor);
@@ -379,7 +457,16 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
       }
       return [255, 255, 255];
     };
-    const selectors = ["main p", ".muted", ".reveal-button", ".option", ".badge[data-status='passed']", ".badge[data-status='failed']", ".site-footer p", ".side a"];
+    const selectors = [
+      "main p",
+      ".muted",
+      ".reveal-button",
+      ".option",
+      ".badge[data-status='passed']",
+      ".badge[data-status='failed']",
+      ".site-footer p",
+      ".side a",
+    ];
     return selectors.map((selector) => {
       const element = document.querySelector(selector);
       if (!element) return { selector, ratio: 0 };

@@ -24,7 +24,13 @@ const sha = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).d
 // Stage 01's mastery tests are in registry.test.ts, its transfer tests in transfer.test.ts.
 const fileOf = (name: string) => `stages/${stage.id}/${stage.mastery.includes(name) ? "registry" : "transfer"}.test.ts`;
 const passing = (name: string): TestResult => ({ name, file: fileOf(name), status: "passed", durationMs: 1, failure: null });
-const failing = (name: string): TestResult => ({ name, file: fileOf(name), status: "failed", durationMs: 1, failure: { kind: "assertion", message: "expected [Function] to throw an error" } });
+const failing = (name: string): TestResult => ({
+  name,
+  file: fileOf(name),
+  status: "failed",
+  durationMs: 1,
+  failure: { kind: "assertion", message: "expected [Function] to throw an error" },
+});
 
 interface Options {
   readonly target?: Verification["target"];
@@ -58,12 +64,16 @@ const verdictOf = (value: unknown) => checkVerification(typeof value === "string
 /** The verdict in one line a failing assertion can show whole. */
 const summary = (value: unknown) => {
   const verdict = verdictOf(value);
-  return verdict.kind === "read" ? `${verdict.passed ? "passed" : "not passed"}: ${verdict.message}` : `${verdict.kind}: ${verdict.message}`;
+  return verdict.kind === "read"
+    ? `${verdict.passed ? "passed" : "not passed"}: ${verdict.message}`
+    : `${verdict.kind}: ${verdict.message}`;
 };
 
 it("passes a run of the learner's own module in which every test of the stage's suite passed", () => {
   const verdict = verdictOf(evidence());
-  expect(summary(evidence())).toBe(`passed: Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (2026-03-04T05:06:07.000Z).`);
+  expect(summary(evidence())).toBe(
+    `passed: Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (2026-03-04T05:06:07.000Z).`,
+  );
   expect(verdict.kind === "read" && verdict.mastery.every((test) => test.status === "passed"), "every mastery mark is passed").toBe(true);
 });
 
@@ -78,7 +88,11 @@ it("does not pass a run whose own acceptance is failed, even when every mastery 
 
 it("recomputes the counts instead of trusting the summary", () => {
   const tests = stage.tests.map((name, index) => (index === 0 ? failing(name) : passing(name)));
-  const edited = { ...evidence({ tests }), acceptance: "passed", summary: { total: tests.length, passed: tests.length, failed: 0, skipped: 0, loadErrors: 0 } };
+  const edited = {
+    ...evidence({ tests }),
+    acceptance: "passed",
+    summary: { total: tests.length, passed: tests.length, failed: 0, skipped: 0, loadErrors: 0 },
+  };
   expect(summary(edited)).toBe(
     `not passed: Results read for ${stage.id}, not passed yet. The summary does not agree with the file's own lists (passed ${tests.length} where the lists give ${tests.length - 1}, failed 0 where the lists give 1), so the file was edited. 1 test(s) did not pass: "${stage.tests[0]}" (failed).`,
   );
@@ -94,17 +108,29 @@ it("requires every test of the current suite, and refuses unknown and renamed te
   expect(summary(renamed)).toBe(
     `not passed: Results read for ${stage.id}, not passed yet. The file lists 1 test(s) that ${stage.id} does not have: "${first} (old name)". A renamed test or an older course version does not count: rerun npm test -- stage-01. 1 of the stage's ${stage.tests.length} tests are missing from the file: "${first}".`,
   );
-  const strayFile = evidence({ tests: stage.tests.map((name) => ({ ...passing(name), file: "stages/stage-01-capability-registry/other.test.ts" })) });
-  expect(summary(strayFile)).toMatch(/names test files that stage-01-capability-registry does not have: "stages\/stage-01-capability-registry\/other\.test\.ts"\.$/);
+  const strayFile = evidence({
+    tests: stage.tests.map((name) => ({ ...passing(name), file: "stages/stage-01-capability-registry/other.test.ts" })),
+  });
+  expect(summary(strayFile)).toMatch(
+    /names test files that stage-01-capability-registry does not have: "stages\/stage-01-capability-registry\/other\.test\.ts"\.$/,
+  );
 });
 
 it("never lets a later duplicate of a test name override an earlier failure", () => {
   const [first = ""] = stage.tests;
   const tests = [failing(first), ...stage.tests.map(passing)];
-  const edited = { ...evidence({ tests }), acceptance: "passed", summary: { total: tests.length, passed: tests.length - 1, failed: 1, skipped: 0, loadErrors: 0 } };
+  const edited = {
+    ...evidence({ tests }),
+    acceptance: "passed",
+    summary: { total: tests.length, passed: tests.length - 1, failed: 1, skipped: 0, loadErrors: 0 },
+  };
   const verdict = verdictOf(edited);
-  expect(summary(edited)).toMatch(new RegExp(`^not passed: .*The file lists "${first}" more than once; a run records each test once, so the file was edited\\.`));
-  expect(verdict.kind === "read" && verdict.mastery.find((test) => test.name === first)?.status, "the mark of a duplicated name").toBe("failed");
+  expect(summary(edited)).toMatch(
+    new RegExp(`^not passed: .*The file lists "${first}" more than once; a run records each test once, so the file was edited\\.`),
+  );
+  expect(verdict.kind === "read" && verdict.mastery.find((test) => test.name === first)?.status, "the mark of a duplicated name").toBe(
+    "failed",
+  );
 });
 
 it("does not count a copy of the reference or of the faulty module, with LF or CRLF endings, and names the command that restores the learner's file", () => {
@@ -114,7 +140,10 @@ it("does not count a copy of the reference or of the faulty module, with LF or C
     "reference with CRLF": Buffer.from(reference.toString("utf8").replace(/\n/g, "\r\n")),
   };
   const verdicts = Object.fromEntries(
-    Object.entries(copies).map(([name, bytes]) => [name, summary(evidence({ module: { path: "workspace/forge/tools/registry.ts", bytes } }))]),
+    Object.entries(copies).map(([name, bytes]) => [
+      name,
+      summary(evidence({ module: { path: "workspace/forge/tools/registry.ts", bytes } })),
+    ]),
   );
   const expected = (kind: string) =>
     `not-counted: Reference copy — not counted: workspace/forge/tools/registry.ts is the course's ${kind} byte for byte (line endings aside), as npm run lab -- start copies it, so passing it proves nothing about your work. Bring your own file back with npm run lab -- restore, or write your own, then run npm test -- stage-01 again.`;
@@ -127,9 +156,16 @@ it("does not count a copy of the reference or of the faulty module, with LF or C
 
 it("never counts a run against a reference tree, even when its target is edited to workspace", () => {
   for (const target of ["solution", "faulty", "start"] as const) {
-    expect(summary(evidence({ target })), `target ${target}`).toMatch(new RegExp(`^not-counted: This file comes from a run against .* \\(target "${target}"\\), not your workspace, so it does not count\\.`));
+    expect(summary(evidence({ target })), `target ${target}`).toMatch(
+      new RegExp(
+        `^not-counted: This file comes from a run against .* \\(target "${target}"\\), not your workspace, so it does not count\\.`,
+      ),
+    );
   }
-  const solutionRun = evidence({ target: "solution", module: { path: "solutions/stage-01-capability-registry/forge/tools/registry.ts", bytes: reference } });
+  const solutionRun = evidence({
+    target: "solution",
+    module: { path: "solutions/stage-01-capability-registry/forge/tools/registry.ts", bytes: reference },
+  });
   expect(summary({ ...solutionRun, target: "workspace" })).toBe(
     "not-counted: This run tested solutions/stage-01-capability-registry/forge/tools/registry.ts, the course's own code, not your workspace, so it does not count. Run npm test -- stage-01 on your own code.",
   );
@@ -145,14 +181,18 @@ it("does not pass a run in which the stage's module was missing, and says so", (
 
 it("rejects a file that is not JSON, too large, has another schema version, breaks the schema or names an unknown stage", () => {
   expect(summary("{ not json")).toMatch(/^invalid: This file is not JSON/);
-  expect(summary(`"${"x".repeat(2 * 1024 * 1024)}"`)).toBe("invalid: This file is 2.0 MB; a verification file is a few kilobytes, so it was not read.");
+  expect(summary(`"${"x".repeat(2 * 1024 * 1024)}"`)).toBe(
+    "invalid: This file is 2.0 MB; a verification file is a few kilobytes, so it was not read.",
+  );
   expect(summary("[1, 2]")).toMatch(/holds no object/);
   expect(summary({ ...evidence(), schemaVersion: 2 })).toMatch(/schema version 2; this site reads version 1/);
   expect(summary({ hello: "world" })).toMatch(/no schemaVersion/);
   expect(summary({ ["__proto__"]: { schemaVersion: 1 } })).toMatch(/no schemaVersion/);
   expect(summary(`{"__proto__": {"schemaVersion": 1}}`)).toMatch(/no schemaVersion/);
   expect(summary({ ...evidence(), acceptance: "certified" })).toMatch(/does not match the verification schema: acceptance: /);
-  expect(summary({ ...evidence(), stage: "stage-99-unknown" })).toBe('invalid: This file is for "stage-99-unknown", which is not a stage of this course.');
+  expect(summary({ ...evidence(), stage: "stage-99-unknown" })).toBe(
+    'invalid: This file is for "stage-99-unknown", which is not a stage of this course.',
+  );
   expect(summary({ ...evidence(), experimentId: "other" })).toMatch(/names experiment "other"/);
 });
 
@@ -167,7 +207,11 @@ it("moves a stage through the five states in order", () => {
 
 it("keeps progress in storage, survives garbage in it, and resets", () => {
   const data = new Map<string, string>();
-  const storage = { getItem: (key: string) => data.get(key) ?? null, setItem: (key: string, value: string) => void data.set(key, value), removeItem: (key: string) => void data.delete(key) };
+  const storage = {
+    getItem: (key: string) => data.get(key) ?? null,
+    setItem: (key: string, value: string) => void data.set(key, value),
+    removeItem: (key: string) => void data.delete(key),
+  };
   const store = createStore(storage);
   store.update("stage-01-capability-registry", (stage) => ({ ...stage, reading: true }));
   expect(createStore(storage).read().stages["stage-01-capability-registry"]).toEqual({ reading: true });
@@ -176,7 +220,13 @@ it("keeps progress in storage, survives garbage in it, and resets", () => {
   store.update("stage-01-capability-registry", (stage) => ({ ...stage, downloaded: true }));
   expect(store.reset()).toEqual({ version: 1, stages: {} });
   expect(data.has(STORAGE_KEY)).toBe(false);
-  const refusing = createStore({ getItem: () => null, setItem: () => { throw new Error("quota"); }, removeItem: () => undefined });
+  const refusing = createStore({
+    getItem: () => null,
+    setItem: () => {
+      throw new Error("quota");
+    },
+    removeItem: () => undefined,
+  });
   refusing.update("stage-01-capability-registry", (stage) => ({ ...stage, reading: true }));
   expect(refusing.persistent).toBe(false);
   expect(refusing.read().stages["stage-01-capability-registry"]).toEqual({ reading: true });

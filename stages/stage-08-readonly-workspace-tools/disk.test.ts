@@ -65,8 +65,7 @@ it("never follows a symlink, not even one that points inside the workspace", asy
     "readme-link.md": "link",
     src: "directory",
   });
-  const through = (path: string, link: string) =>
-    `link_refused: path "${path}" goes through the symlink "${link}"; links are not followed`;
+  const through = (path: string, link: string) => `link_refused: path "${path}" goes through the symlink "${link}"; links are not followed`;
   const outcomes: Record<string, string> = {};
   for (const path of ["readme-link.md", "notes.md", "outside.txt", "dangling.txt", "docs-link/guide.md", "src/loop/src/app.ts"]) {
     outcomes[`read ${path}`] = await outcome(() => workspace.read(path));
@@ -104,8 +103,7 @@ it("refuses a file with a second hard link, so another name cannot read a protec
   linkSync(join(ws, "data", "config.json"), join(ws, "notes", "config-copy.json"));
   linkSync(join(ws, "src", "a.ts"), join(ws, "src", "b.ts"));
   const workspace = new ReadOnlyWorkspace(ws);
-  const twoLinks = (path: string) =>
-    `hard_link_refused: path "${path}" has 2 hard links; a file with another name may be a protected one`;
+  const twoLinks = (path: string) => `hard_link_refused: path "${path}" has 2 hard links; a file with another name may be a protected one`;
   expect(
     {
       "notes/config-copy.json": await outcome(() => workspace.read("notes/config-copy.json")),
@@ -252,8 +250,7 @@ it("refuses a file swapped after the check: the file opened must be the one chec
     "replaced by a symlink to the config: handles left open": "0",
     "replaced by a FIFO": 'file_changed: path "src/app.ts" changed between the check and the open',
     "replaced by a FIFO: handles left open": "0",
-    "given a second name":
-      'hard_link_refused: path "src/app.ts" has 2 hard links; a file with another name may be a protected one',
+    "given a second name": 'hard_link_refused: path "src/app.ts" has 2 hard links; a file with another name may be a protected one',
     "given a second name: handles left open": "0",
     "same inode, other device": 'file_changed: path "src/app.ts" changed between the check and the open',
     "same inode, other device: handles left open": "0",

@@ -277,11 +277,11 @@ it("lists one folder sorted by name, with the kind of each entry", async () => {
   const { workspace, vol } = memoryWorkspace({
     ...repository(),
     "docs/guide.md": "# Guide\n",
-    "assets": null,
+    assets: null,
     "constructor.ts": "export {};\n",
-    "toString": "\n",
+    toString: "\n",
     "a\\b.md": "a backslash is part of this name on Linux\n",
-    "CON": "a device name on Windows\n",
+    CON: "a device name on Windows\n",
     "draft.": "a trailing dot\n",
     "vendor/lib/.git/HEAD": "ref: refs/heads/main\n",
     "vendor/lib/.env.local": `${API_KEY}\n`,
@@ -485,7 +485,18 @@ it("refuses to read what is not a regular UTF-8 file within fileBytes", async ()
     { limits: { fileBytes: 16 } },
   );
   const outcomes: Record<string, string> = {};
-  const paths = ["src", ".", "sixteen.txt", "seventeen.txt", "utf8.txt", "logo.png", "latin1.txt", "overlong.txt", "surrogate.txt", "cut-short.txt"];
+  const paths = [
+    "src",
+    ".",
+    "sixteen.txt",
+    "seventeen.txt",
+    "utf8.txt",
+    "logo.png",
+    "latin1.txt",
+    "overlong.txt",
+    "surrogate.txt",
+    "cut-short.txt",
+  ];
   for (const path of paths) outcomes[path] = await outcome(() => workspace.read(path));
   expect(outcomes, "what read does with each entry").toEqual({
     src: 'not_a_file: path "src" is not a regular file',
@@ -540,7 +551,7 @@ it("search skips protected entries, names no path can express, and files too lar
       "src/keys.ts": "// sk-live rotated monthly\n",
       "config/forge.toml": 'api_key = "sk-live-forge"\n',
       "a\\b.txt": "sk-live in a name a path cannot express\n",
-      "CON": "sk-live in a Windows device name\n",
+      CON: "sk-live in a Windows device name\n",
       "dump.bin": Buffer.concat([Buffer.from("sk-live "), Buffer.from([0xff])]),
       "big.log": `sk-live ${"x".repeat(100)}\n`,
       "packages/api/.env": `${API_KEY}\n`,
@@ -910,7 +921,10 @@ it("turns file-system failures into refusals that name the workspace path, never
     search: 'Error: path "src/z-broken.ts" could not be read (EIO)',
   });
   const messages = errors.map((error) => (error as Error).message);
-  expect(messages.filter((message) => message.includes("/srv/")), "messages that name a host path").toEqual([]);
+  expect(
+    messages.filter((message) => message.includes("/srv/")),
+    "messages that name a host path",
+  ).toEqual([]);
   // The host path is kept for the harness's log, as the cause.
   const broken = errors.find((error) => error instanceof Error && error.message.endsWith("(EIO)")) as Error;
   expect((broken.cause as Error).message, "the cause of the EIO failure").toBe(`EIO: injected, open '${root}/src/z-broken.ts'`);

@@ -58,7 +58,8 @@ export function lab(copy: string, args: readonly string[], options: LabOptions =
 }
 
 export const tools = (copy: string) => join(copy, "workspace", "forge", "tools");
-export const reference = (copy: string, stage: string, module: string) => readFileSync(join(copy, "solutions", stage, "forge", "tools", `${module}.ts`));
+export const reference = (copy: string, stage: string, module: string) =>
+  readFileSync(join(copy, "solutions", stage, "forge", "tools", `${module}.ts`));
 
 /** Every entry under a folder with its bytes (and mode), to compare a tree before and after. */
 export function snapshot(folder: string): Record<string, string> {

@@ -5,7 +5,16 @@ import { join, relative, sep } from "node:path";
 import { ROOT } from "../../core/layout.js";
 
 // Top-level paths a copy leaves out: generated, local or learner state.
-const LEFT_OUT = new Set(["node_modules", ".git", "evidence", "test-results", ".lab", "faultlab", join("site", "dist"), join("workspace", "forge")]);
+const LEFT_OUT = new Set([
+  "node_modules",
+  ".git",
+  "evidence",
+  "test-results",
+  ".lab",
+  "faultlab",
+  join("site", "dist"),
+  join("workspace", "forge"),
+]);
 
 export function copyRepositoryTo(copy: string): void {
   cpSync(ROOT, copy, {

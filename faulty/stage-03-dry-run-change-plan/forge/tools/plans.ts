@@ -125,5 +125,7 @@ const DIGEST_FORMAT = "forge-change-plan/v1";
  */
 export function planDigest(plan: ChangePlan): string {
   const pairs = plan.writes.map((write) => [write.relativePath, write.contentSha256]);
-  return createHash("sha256").update(JSON.stringify([DIGEST_FORMAT, pairs]), "utf8").digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([DIGEST_FORMAT, pairs]), "utf8")
+    .digest("hex");
 }

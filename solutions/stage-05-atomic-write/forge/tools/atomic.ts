@@ -77,11 +77,7 @@ async function lstatIfPresent(fs: AtomicFileSystem, path: string): Promise<Atomi
  * Creates a new temporary file beside the target. `wx` (O_CREAT | O_EXCL) fails if anything already
  * has the name, a symlink included, so the bytes can only land in a file this call created.
  */
-async function createTemporary(
-  fs: AtomicFileSystem,
-  target: string,
-  mode: number,
-): Promise<{ path: string; handle: AtomicFileHandle }> {
+async function createTemporary(fs: AtomicFileSystem, target: string, mode: number): Promise<{ path: string; handle: AtomicFileHandle }> {
   for (let attempt = 1; ; attempt += 1) {
     const path = temporaryPathFor(target);
     try {

@@ -51,7 +51,9 @@ function reason(error: unknown): string {
  */
 async function canonicalPath(path: string): Promise<string> {
   if (typeof path !== "string" || !isAbsolute(path)) {
-    throw new Error(`rollback journal refuses ${JSON.stringify(path)}: the path must be absolute (resolve it through the path policy first)`);
+    throw new Error(
+      `rollback journal refuses ${JSON.stringify(path)}: the path must be absolute (resolve it through the path policy first)`,
+    );
   }
   const rest = [basename(path)];
   let folder = dirname(path);
