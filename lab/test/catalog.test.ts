@@ -128,12 +128,27 @@ it("maps forge/tools/* in tsconfig.json to every stage's reference, in stage ord
   const layout = layoutOf(root);
   // Numbers with gaps: the entries follow the stages present, not their numbers.
   for (const id of ["stage-01-one", "stage-03-three", "stage-10-ten"]) writeTree(layout.stages, { [`${id}/README.md`]: "" });
-  const generated = JSON.parse(tsconfigFor(loadCatalog(layout), JSON.stringify({ compilerOptions: { strict: true, paths: { other: ["x"] } } }))) as {
+  const generated = JSON.parse(
+    tsconfigFor(loadCatalog(layout), JSON.stringify({ compilerOptions: { strict: true, paths: { other: ["x"] } } })),
+  ) as {
     compilerOptions: { strict: boolean; paths: Record<string, string[]>; rootDirs: string[] };
   };
   expect(generated.compilerOptions, "the compiler options tsconfigFor writes").toEqual({
     strict: true,
-    paths: { "forge/tools/*": ["./solutions/stage-01-one/forge/tools/*", "./solutions/stage-03-three/forge/tools/*", "./solutions/stage-10-ten/forge/tools/*"] },
-    rootDirs: ["./solutions/stage-01-one", "./solutions/stage-03-three", "./solutions/stage-10-ten", "./faulty/stage-01-one", "./faulty/stage-03-three", "./faulty/stage-10-ten"],
+    paths: {
+      "forge/tools/*": [
+        "./solutions/stage-01-one/forge/tools/*",
+        "./solutions/stage-03-three/forge/tools/*",
+        "./solutions/stage-10-ten/forge/tools/*",
+      ],
+    },
+    rootDirs: [
+      "./solutions/stage-01-one",
+      "./solutions/stage-03-three",
+      "./solutions/stage-10-ten",
+      "./faulty/stage-01-one",
+      "./faulty/stage-03-three",
+      "./faulty/stage-10-ten",
+    ],
   });
 });
