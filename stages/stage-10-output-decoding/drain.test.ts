@@ -12,34 +12,37 @@ const utf8 = (text: string) => Uint8Array.from(Buffer.from(text, "utf8"));
 
 /**
  * A stream the test drives by hand: `write`, `end` and `fail` settle the reader's pending `next()`.
- * It counts `return()` calls, which is how a reader tells a stream it stopped reading.
+ * It counts `return()` and `destroy()` calls: how a reader that stops early releases a stream.
  */
 function handDrivenStream() {
   type Waiter = { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: Error) => void };
   const queued: Array<(waiter: Waiter) => void> = [];
   const waiting: Waiter[] = [];
-  const control = { returned: 0, nexts: 0 };
+  const control = { returned: 0, destroyed: 0 };
   const settle = (action: (waiter: Waiter) => void) => {
     const waiter = waiting.shift();
     if (waiter) action(waiter);
     else queued.push(action);
   };
   const iterator: AsyncIterator<Uint8Array> = {
-    next: () => {
-      control.nexts += 1;
-      return new Promise((resolve, reject) => {
+    next: () =>
+      new Promise((resolve, reject) => {
         const action = queued.shift();
         if (action) action({ resolve, reject });
         else waiting.push({ resolve, reject });
-      });
-    },
+      }),
     return: () => {
       control.returned += 1;
       return Promise.resolve({ done: true, value: undefined });
     },
   };
   return {
-    stream: { [Symbol.asyncIterator]: () => iterator } as AsyncIterable<Uint8Array>,
+    stream: {
+      [Symbol.asyncIterator]: () => iterator,
+      destroy: () => {
+        control.destroyed += 1;
+      },
+    } as AsyncIterable<Uint8Array>,
     control,
     write: (chunk: Uint8Array) => settle((waiter) => waiter.resolve({ done: false, value: chunk })),
     end: () => settle((waiter) => waiter.resolve({ done: true, value: undefined })),
@@ -93,13 +96,13 @@ it("drain decodes a stream to its end and reports it complete", async () => {
   end();
   await vi.advanceTimersByTimeAsync(0);
   expect(
-    { settled: facts.settled, value: facts.value, text: decoder.text, returned: control.returned, timers: vi.getTimerCount() },
+    { settled: facts.settled, value: facts.value, text: decoder.text, released: { ...control }, timers: vi.getTimerCount() },
     "a stream that ends: complete facts, no iterator left to release, no timer left",
   ).toEqual({
     settled: true,
     value: { sourceComplete: true, complete: true, lossy: false, capReached: false, rawBytes: 21, decodedUtf8Bytes: 21, error: null },
     text: "building 中文 docs\n",
-    returned: 0,
+    released: { returned: 0, destroyed: 0 },
     timers: 0,
   });
 });
@@ -111,21 +114,21 @@ it("drain waits at most afterExitMs after the process exits, then reports the st
   const facts = watch(drain(held.stream, decoder, { exited: Promise.resolve(0) }));
   held.write(utf8("watching for changes…\n"));
   await vi.advanceTimersByTimeAsync(249);
-  const at249 = { settled: facts.settled, returned: held.control.returned };
+  const at249 = { settled: facts.settled, released: { ...held.control } };
   await vi.advanceTimersByTimeAsync(1);
   expect(
     {
       at249,
-      at250: { settled: facts.settled, returned: held.control.returned },
+      at250: { settled: facts.settled, released: { ...held.control } },
       facts: facts.value,
       abortReason: decoder.abortReason,
       text: decoder.text,
       timers: vi.getTimerCount(),
     },
-    "default window: still waiting at 249 ms, cut off at 250 ms, iterator released once, no timer left",
+    "default window: still waiting at 249 ms, cut off at 250 ms, stream released once, no timer left",
   ).toEqual({
-    at249: { settled: false, returned: 0 },
-    at250: { settled: true, returned: 1 },
+    at249: { settled: false, released: { returned: 0, destroyed: 0 } },
+    at250: { settled: true, released: { returned: 1, destroyed: 1 } },
     facts: cutOffFacts(24, 24),
     abortReason: "the stream did not end within 250 ms after the process exited",
     text: "watching for changes…\n",
@@ -148,7 +151,7 @@ it("drain waits at most afterExitMs after the process exits, then reports the st
   const none = handDrivenStream();
   const immediate = watch(drain(none.stream, new StreamDecoder(), { exited: Promise.resolve(0), afterExitMs: 0 }));
   await vi.advanceTimersByTimeAsync(0);
-  expect({ settled: immediate.settled, returned: none.control.returned }, "afterExitMs 0").toEqual({ settled: true, returned: 1 });
+  expect({ settled: immediate.settled, released: { ...none.control } }, "afterExitMs 0").toEqual({ settled: true, released: { returned: 1, destroyed: 1 } });
 });
 
 it("drain keeps what arrives after exit within the window and clears its timer", async () => {
@@ -167,7 +170,7 @@ it("drain keeps what arrives after exit within the window and clears its timer",
   const atEnd = { settled: facts.settled, timers: vi.getTimerCount() };
   await vi.advanceTimersByTimeAsync(1000);
   expect(
-    { timersInWindow, atEnd, facts: facts.value, text: decoder.text, abortReason: decoder.abortReason, returned: control.returned },
+    { timersInWindow, atEnd, facts: facts.value, text: decoder.text, abortReason: decoder.abortReason, released: { ...control } },
     "output within the window is kept; the end clears the timer and nothing is cut off later",
   ).toEqual({
     timersInWindow: 1,
@@ -175,7 +178,7 @@ it("drain keeps what arrives after exit within the window and clears its timer",
     facts: { sourceComplete: true, complete: true, lossy: false, capReached: false, rawBytes: 31, decodedUtf8Bytes: 31, error: null },
     text: "tests: 12 passed\ncoverage: 91%\n",
     abortReason: null,
-    returned: 0,
+    released: { returned: 0, destroyed: 0 },
   });
 });
 
@@ -190,11 +193,11 @@ it("drain does not start the window before the process exits", async () => {
   await vi.advanceTimersByTimeAsync(0);
   const exitedNow = { settled: facts.settled, timers: vi.getTimerCount() };
   await vi.advanceTimersByTimeAsync(250);
-  expect({ running, exitedNow, settled: facts.settled, returned: control.returned }, "the window opens at exit").toEqual({
+  expect({ running, exitedNow, settled: facts.settled, released: { ...control } }, "the window opens at exit").toEqual({
     running: { settled: false, timers: 0 },
     exitedNow: { settled: false, timers: 1 },
     settled: true,
-    returned: 1,
+    released: { returned: 1, destroyed: 1 },
   });
 
   // A process that could not be started or waited on also counts as gone.
@@ -212,14 +215,14 @@ it("drain reports a failed stream in the facts instead of throwing", async () =>
   fail(new Error("read EIO"));
   await vi.advanceTimersByTimeAsync(0);
   expect(
-    { settled: facts.settled, error: facts.error, facts: facts.value, reason: decoder.abortReason, returned: control.returned, timers: vi.getTimerCount() },
+    { settled: facts.settled, error: facts.error, facts: facts.value, reason: decoder.abortReason, released: { ...control }, timers: vi.getTimerCount() },
     "a failed stream: facts that say it did not end, and the reason",
   ).toEqual({
     settled: true,
     error: undefined,
     facts: cutOffFacts(11, 11),
     reason: "the stream failed: read EIO",
-    returned: 1,
+    released: { returned: 1, destroyed: 1 },
     timers: 0,
   });
 });
@@ -232,12 +235,12 @@ it("drain releases the iterator and its timer when a chunk is not bytes", async 
   write("already text" as unknown as Uint8Array);
   await vi.advanceTimersByTimeAsync(0);
   expect(
-    { settled: facts.settled, error: String(facts.error), returned: control.returned, timers: vi.getTimerCount() },
+    { settled: facts.settled, error: String(facts.error), released: { ...control }, timers: vi.getTimerCount() },
     "drain rejects and releases everything",
   ).toEqual({
     settled: true,
     error: "TypeError: a chunk must be bytes (a Uint8Array), got string",
-    returned: 1,
+    released: { returned: 1, destroyed: 1 },
     timers: 0,
   });
   // The decoder is free again: a second drain is not refused as a concurrent one.
@@ -309,6 +312,34 @@ it("drain refuses bad arguments, a closed decoder and a decoder already being dr
   expect({ facts: running.value, text: busy.text }, "the drain that was already running").toEqual({
     facts: { sourceComplete: true, complete: true, lossy: false, capReached: false, rawBytes: 3, decodedUtf8Bytes: 3, error: null },
     text: "ok\n",
+  });
+});
+
+it("drain stops waiting for a pipe a grandchild holds open, and closes its end", { timeout: 30_000 }, async ({ onTestFinished }) => {
+  vi.useRealTimers();
+  // The child starts a grandchild that inherits its stdout and lives for a minute, prints the
+  // grandchild's pid and exits at once. The pipe stays open as long as the grandchild lives.
+  const script = [
+    'const { spawn } = require("node:child_process");',
+    'const grandchild = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: ["ignore", "inherit", "ignore"], detached: true });',
+    "grandchild.unref();",
+    "process.stdout.write(`watcher ${grandchild.pid}\\n`);",
+  ].join("\n");
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "ignore"] });
+  const decoder = new StreamDecoder();
+  const facts = await drain(child.stdout, decoder, { exited: once(child, "exit"), afterExitMs: 1000 });
+  const pid = Number(/^watcher (\d+)\n$/.exec(decoder.text)?.[1]);
+  onTestFinished(() => {
+    if (pid > 0) process.kill(pid);
+  });
+  expect(
+    { line: decoder.text.replace(/\d+/, "<pid>"), facts, abortReason: decoder.abortReason, destroyed: child.stdout.destroyed },
+    "the grandchild still holds the pipe: cut off after the window, our end of the pipe closed",
+  ).toEqual({
+    line: "watcher <pid>\n",
+    facts: cutOffFacts(decoder.text.length, decoder.text.length),
+    abortReason: "the stream did not end within 1000 ms after the process exited",
+    destroyed: true,
   });
 });
 

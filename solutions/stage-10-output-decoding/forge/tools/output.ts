@@ -387,12 +387,17 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
-/** Tells an iterator we stopped reading. Not awaited: a pipe a grandchild holds open may never answer. */
-function release(iterator: AsyncIterator<Uint8Array>): void {
+/** Tells the stream we stopped reading. Nothing here is awaited: a pipe a grandchild holds may never answer. */
+function release(stream: AsyncIterable<Uint8Array>, iterator: AsyncIterator<Uint8Array>): void {
   try {
     Promise.resolve(iterator.return?.()).catch(() => {});
+    // A Node stream's iterator is an async generator: its return() waits behind the read still
+    // pending, which never completes while a grandchild holds the pipe. Destroying the stream closes
+    // our end now.
+    const { destroy } = stream as { destroy?: unknown };
+    if (typeof destroy === "function") destroy.call(stream);
   } catch {
-    // An iterator whose return() throws has nothing more for us to release.
+    // Best effort: a stream that throws while being released has nothing more for us to close.
   }
 }
 
@@ -400,7 +405,8 @@ function release(iterator: AsyncIterator<Uint8Array>): void {
  * Reads `stream` into `decoder` until the stream ends, then returns the decoder's facts. Once `exited`
  * settles it waits at most `afterExitMs` more: a grandchild that inherited the pipe can keep it open
  * long after the process itself is gone. A stream cut off or failed is reported in the facts, never
- * thrown. The timer and the stream's iterator are released on every path.
+ * thrown. The timer and the stream are released on every path: when drain stops before the end, it
+ * calls the iterator's return() and destroys a stream that can be destroyed (a Node Readable).
  */
 export async function drain(
   stream: AsyncIterable<Uint8Array>,
@@ -464,6 +470,6 @@ export async function drain(
     settled = true;
     clearTimeout(timer);
     draining.delete(decoder);
-    if (iterator !== undefined && !finished) release(iterator);
+    if (iterator !== undefined && !finished) release(stream, iterator);
   }
 }
