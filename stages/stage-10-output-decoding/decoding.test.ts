@@ -170,7 +170,7 @@ it("replaces invalid bytes as the WHATWG decoders do, and is lossy only when it 
     "gbk lead then DEL": ["gbk", hex("a1 7f")],
     "gbk lead then 0xFF": ["gbk", hex("81 ff 41")],
     "gbk lead at the end": ["gbk", hex("41 d6")],
-    "gbk lowest and highest pair": ["gbk", hex("81 40 fe fe")],
+    "gbk lowest lead and trail, highest trail": ["gbk", hex("81 40 f7 fe")],
   };
   const results: Record<string, { text: string; lossy: boolean }> = {};
   for (const [name, [encoding, bytes]] of Object.entries(cases)) {
@@ -197,16 +197,18 @@ it("replaces invalid bytes as the WHATWG decoders do, and is lossy only when it 
     "gbk lead then DEL": { text: `${R} U+007F`, lossy: true },
     "gbk lead then 0xFF": { text: `${R} U+0041`, lossy: true },
     "gbk lead at the end": { text: `U+0041 ${R}`, lossy: true },
-    "gbk lowest and highest pair": { text: "U+4E02 U+E4C5", lossy: false },
+    "gbk lowest lead and trail, highest trail": { text: "U+4E02 U+9F44", lossy: false },
   });
 
-  // Random bytes near every boundary, compared with the runtime's own decoders. GBK leaves out 0xFF,
-  // which Node's gbk decoder maps to U+F8F5 (see the next test).
+  // Random bytes near every boundary, compared with the runtime's own decoders. The GBK bytes leave
+  // out 0xFF (Node 20 maps it to U+F8F5, see the next test), digits (newer Node decodes GBK with the
+  // GB18030 decoder, which reads "81 30 81 30" as one character) and leads whose pairs changed
+  // meaning between GBK and GB18030 versions: the comparison holds on every supported Node.
   const next = random(0xdec0de);
   const pools: Record<string, readonly [string, readonly number[]]> = {
     utf8: ["utf-8", [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe4, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff]],
     utf16le: ["utf-16le", [0x00, 0x41, 0xd7, 0xd8, 0xdb, 0xdc, 0xdf, 0xe0, 0x3d, 0xfe, 0xff]],
-    gbk: ["gbk", [0x00, 0x30, 0x3f, 0x40, 0x41, 0x7e, 0x7f, 0x80, 0x81, 0xa1, 0xd0, 0xd6, 0xfe]],
+    gbk: ["gbk", [0x00, 0x3f, 0x40, 0x41, 0x7e, 0x7f, 0x80, 0x81, 0xd0, 0xd6]],
   };
   const disagreements: string[] = [];
   for (const [encoding, [label, pool]] of Object.entries(pools)) {

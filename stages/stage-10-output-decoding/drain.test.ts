@@ -279,6 +279,12 @@ it("drain refuses bad arguments, a closed decoder and a decoder already being dr
     "afterExitMs NaN": () => drain(stream, new StreamDecoder(), { exited, afterExitMs: Number.NaN }),
     "afterExitMs Infinity": () => drain(stream, new StreamDecoder(), { exited, afterExitMs: Number.POSITIVE_INFINITY }),
     'afterExitMs "250"': () => drain(stream, new StreamDecoder(), { exited, afterExitMs: "250" as unknown as number }),
+    "afterExitMs 2^31": () => drain(stream, new StreamDecoder(), { exited, afterExitMs: 2 ** 31 }),
+    "afterExitMs 2^31 - 1, the longest timer": () => {
+      const ended = handDrivenStream();
+      ended.end();
+      return drain(ended.stream, new StreamDecoder(), { exited, afterExitMs: 2 ** 31 - 1 });
+    },
     "an ended decoder": () => drain(stream, ended, { exited }),
     "an aborted decoder": () => drain(stream, aborted, { exited }),
     "a decoder another drain is reading into": () => drain(stream, busy, { exited }),
@@ -290,7 +296,7 @@ it("drain refuses bad arguments, a closed decoder and a decoder already being dr
       (error: unknown) => String(error),
     );
   }
-  const window = "RangeError: drain: afterExitMs must be a finite number of milliseconds, 0 or more, got";
+  const window = "RangeError: drain: afterExitMs must be a number of milliseconds from 0 to 2147483647, got";
   expect(outcomes, "each bad call refused with one clear error").toEqual({
     "a stream that is not async iterable": "TypeError: drain: the stream must be async iterable",
     "no stream": "TypeError: drain: the stream must be async iterable",
@@ -301,6 +307,8 @@ it("drain refuses bad arguments, a closed decoder and a decoder already being dr
     "afterExitMs NaN": `${window} NaN`,
     "afterExitMs Infinity": `${window} Infinity`,
     'afterExitMs "250"': `${window} "250"`,
+    "afterExitMs 2^31": `${window} 2147483648`,
+    "afterExitMs 2^31 - 1, the longest timer": "accepted",
     "an ended decoder": "Error: drain: the decoder is already closed",
     "an aborted decoder": "Error: drain: the decoder is already closed",
     "a decoder another drain is reading into": "Error: drain: the decoder is already being drained",

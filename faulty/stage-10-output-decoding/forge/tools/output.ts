@@ -44,7 +44,7 @@ export interface StreamDecoderOptions {
 //
 // TextDecoder can decode across chunks with `{ stream: true }`, but it cannot say where an invalid
 // sequence starts (`fatal: true` throws without an offset) or whether a U+FFFD in its output was made
-// by it or was in the data, and Node's `gbk` decoder turns the byte 0xFF into U+F8F5, a private-use
+// by it or was in the data, and Node 20's `gbk` decoder turns the byte 0xFF into U+F8F5, a private-use
 // character, even with `fatal: true`. So the decoder finds character boundaries itself, following the
 // WHATWG decoders' byte rules, and TextDecoder only maps whole, valid characters to text.
 
@@ -104,7 +104,8 @@ function utf16le(bytes: Uint8Array, start: number, length: number): Step {
 
 /**
  * GBK as Windows code page 936 writes it: ASCII, 0x80 (the euro sign), or a lead byte 0x81..0xFE and
- * a trail byte 0x40..0x7E or 0x80..0xFE. 0xFF is never a character.
+ * a trail byte 0x40..0x7E or 0x80..0xFE. 0xFF is never a character. The four-byte sequences of
+ * GB18030, which the WHATWG GBK decoder also accepts, are not GBK: code page 936 never writes them.
  */
 function gbk(bytes: Uint8Array, start: number, length: number): Step {
   const byte = bytes[start + length - 1] ?? 0;
@@ -366,6 +367,9 @@ export class StreamDecoder {
 // ---------------------------------------------------------------------------------------------------
 // Draining a stream
 
+/** The longest delay setTimeout honours (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Decoders being drained right now: two drains feeding one decoder would interleave their bytes. */
 const draining = new WeakSet<StreamDecoder>();
 
@@ -420,8 +424,9 @@ export async function drain(
   if (!isPromiseLike(given?.exited)) throw new TypeError("drain: exited must be a promise that settles when the process exits");
   const exited = given.exited;
   const afterExitMs = given.afterExitMs ?? DEFAULT_AFTER_EXIT_MS;
-  if (typeof afterExitMs !== "number" || !Number.isFinite(afterExitMs) || afterExitMs < 0) {
-    throw new RangeError(`drain: afterExitMs must be a finite number of milliseconds, 0 or more, got ${describe(afterExitMs)}`);
+  // Above MAX_TIMER_MS, setTimeout fires after 1 ms instead: a long window would become none.
+  if (typeof afterExitMs !== "number" || !(afterExitMs >= 0 && afterExitMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`drain: afterExitMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describe(afterExitMs)}`);
   }
   if (draining.has(decoder)) throw new Error("drain: the decoder is already being drained");
   if (decoder.facts().sourceComplete || decoder.abortReason !== null) throw new Error("drain: the decoder is already closed");
