@@ -89,11 +89,15 @@ afterEach(() => {
 
 it("drain decodes a stream to its end and reports it complete", async () => {
   const { stream, control, write, end } = handDrivenStream();
+  const { exited, exit } = exitSignal();
   const decoder = new StreamDecoder({ encoding: "utf8" });
-  const facts = watch(drain(stream, decoder, { exited: Promise.resolve(0) }));
+  const facts = watch(drain(stream, decoder, { exited }));
   write(utf8("building 中"));
   write(utf8("文 docs\n"));
   end();
+  await vi.advanceTimersByTimeAsync(0);
+  // The exit is often reported after the end of the output: a drain that is over arms no timer.
+  exit(0);
   await vi.advanceTimersByTimeAsync(0);
   expect(
     { settled: facts.settled, value: facts.value, text: decoder.text, released: { ...control }, timers: vi.getTimerCount() },
@@ -144,6 +148,16 @@ it("drain waits at most afterExitMs after the process exits, then reports the st
   expect({ at999, at1000: longer.settled, facts: longer.value }, "afterExitMs 1000").toEqual({
     at999: false,
     at1000: true,
+    facts: cutOffFacts(0, 0),
+  });
+
+  // A bare iterator, with neither return() nor destroy(): nothing to release, and no error either.
+  const bare = { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<Uint8Array>>(() => {}) }) };
+  const plain = watch(drain(bare, new StreamDecoder(), { exited: Promise.resolve(0), afterExitMs: 10 }));
+  await vi.advanceTimersByTimeAsync(10);
+  expect({ settled: plain.settled, error: plain.error, facts: plain.value }, "a bare iterator cut off").toEqual({
+    settled: true,
+    error: undefined,
     facts: cutOffFacts(0, 0),
   });
 
