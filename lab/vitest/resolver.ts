@@ -77,6 +77,9 @@ export {};
 export function forgeLayers(options: LayerOptions): Plugin {
   const { layers, learner } = options.tree;
   const learnerModules = learner === null ? null : join(learner, MODULE_DIR);
+  // The compiler starts now, while vitest starts its workers and transforms the test files; the first
+  // learner module to load waits for what is by then mostly done (one run per distinct content).
+  if (learner !== null) void typecheckWorkspace().catch(() => undefined);
 
   return {
     name: "forge-layers",
