@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
 import { ROOT, repoPath } from "../core/layout.js";
+import { colourEnvironment } from "../core/style.js";
 import { parseTarget, UnknownTargetError } from "../trees/trees.js";
 import { CommandError, catalog, confirm, terminal, parse, requireStage, UsageError, type Output } from "./shared.js";
 
@@ -190,7 +191,7 @@ function runVitest(args: readonly string[], env: Record<string, string>): Promis
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, "node_modules", "vitest", "vitest.mjs"), ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...colourEnvironment(), ...env },
       stdio: "inherit",
     });
     child.once("exit", (code) => resolve(code ?? 1));

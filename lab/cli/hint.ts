@@ -19,13 +19,18 @@ function readShown(): Record<string, number> {
   }
 }
 
+/** "Stage 02 (workspace-path-policy), hint 1 of 4": which stage the hint is for, whatever was typed. */
+function label(stage: Stage, index: number, total: number): string {
+  return `Stage ${stage.nn} (${stage.slug}), hint ${index + 1} of ${total}`;
+}
+
 export function hint(stage: Stage, all: boolean, output: Output): void {
   const hints = stage.spec?.hints;
   if (!hints) throw new CommandError(`${stage.id} has no valid stage.json, so no hints.`);
   const shown = readShown();
   const seen = Math.min(shown[stage.id] ?? 0, hints.length);
   if (all) {
-    hints.forEach((text, index) => output.out(`Hint ${index + 1} of ${hints.length}: ${text}\n`));
+    hints.forEach((text, index) => output.out(`${label(stage, index, hints.length)}: ${text}\n`));
     writeFileAtomic(dirs.hints, `${JSON.stringify({ ...shown, [stage.id]: hints.length }, null, 2)}\n`);
     return;
   }
@@ -33,6 +38,11 @@ export function hint(stage: Stage, all: boolean, output: Output): void {
     output.out(`All ${hints.length} hints of ${stage.id} are shown; see them again with --all.`);
     return;
   }
-  output.out(`Hint ${seen + 1} of ${hints.length}: ${hints[seen]}`);
+  output.out(`${label(stage, seen, hints.length)}: ${hints[seen]}`);
+  output.out(
+    seen + 1 < hints.length
+      ? `(The same command shows hint ${seen + 2} of ${hints.length} next; --all shows every one.)`
+      : "(That was the last hint.)",
+  );
   writeFileAtomic(dirs.hints, `${JSON.stringify({ ...shown, [stage.id]: seen + 1 }, null, 2)}\n`);
 }

@@ -9,6 +9,14 @@ function wantsColour(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true;
 }
 
+/**
+ * The environment for a child whose output goes where ours does: no colour codes when that is not a
+ * terminal. (vitest colours its output whenever CI is set, even into a pipe or a log file.)
+ */
+export function colourEnvironment(stream: NodeJS.WriteStream = process.stdout): Record<string, string> {
+  return wantsColour(stream) ? {} : { NO_COLOR: "1" };
+}
+
 export function paint(stream: NodeJS.WriteStream = process.stdout) {
   const on = wantsColour(stream);
   const style = (format: Format) => (text: string) => (on ? styleText(format, text) : text);

@@ -87,6 +87,15 @@ it.concurrent("fault --check says not fixed for the copied faulty module and fix
   const unrepaired = await lab(copy, ["fault", "04", "--check"]);
   expect(unrepaired.status).toBe(1);
   expect(unrepaired.stdout).toMatch(/^not fixed: /m);
+  // A repair with a stray brace is type-checked as a workspace is: one line, no parser dump.
+  writeFileSync(repair, `${reference(copy, "stage-04-approval-gate", "approval").toString()}\n}\n`);
+  const broken = await lab(copy, ["fault", "04", "--check"]);
+  expect(broken.status, broken.stdout).toBe(1);
+  const brokenLines = broken.stdout.split("\n").filter((line) => line.includes("did not load"));
+  expect(brokenLines.length, `one line per test file that did not load:\n${broken.stdout}`).toBe(2);
+  expect(brokenLines[0], "the line names the file, line and column of the first error").toMatch(
+    /faultlab\/stage-04-approval-gate\/forge\/tools\/approval\.ts:\d+:\d+ syntax error TS1128: /,
+  );
   writeFileSync(repair, reference(copy, "stage-04-approval-gate", "approval"));
   const repaired = await lab(copy, ["fault", "04", "--check"]);
   expect(repaired.status, repaired.stdout).toBe(0);
@@ -136,11 +145,15 @@ it.concurrent("hint shows the next graded hint and remembers it between runs", S
     JSON.parse(readFileSync(join(copy, "stages", "stage-02-workspace-path-policy", "stage.json"), "utf8")) as { hints: string[] }
   ).hints;
   const first = await lab(copy, ["hint", "2"]);
-  expect(first.stdout.trim()).toBe(`Hint 1 of ${hints.length}: ${hints[0]}`);
+  expect(first.stdout.trim(), "the first hint of stage 02, and what comes next").toBe(
+    `Stage 02 (workspace-path-policy), hint 1 of ${hints.length}: ${hints[0]}\n(The same command shows hint 2 of ${hints.length} next; --all shows every one.)`,
+  );
   const second = await lab(copy, ["hint", "02"]);
-  expect(second.stdout.trim()).toBe(`Hint 2 of ${hints.length}: ${hints[1]}`);
+  expect(second.stdout.trim().split("\n")[0], "the second call: the next hint").toBe(
+    `Stage 02 (workspace-path-policy), hint 2 of ${hints.length}: ${hints[1]}`,
+  );
   const other = await lab(copy, ["hint", "1"]);
-  expect(other.stdout).toMatch(/^Hint 1 of /);
+  expect(other.stdout, "another stage keeps its own place").toMatch(/^Stage 01 \(capability-registry\), hint 1 of /);
 });
 
 it.concurrent("status shows each stage's module, evidence, state and next step", SLOW, async (context) => {

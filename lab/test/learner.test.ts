@@ -91,6 +91,8 @@ it.concurrent("reports a syntax error and a type error in a learner file with fi
   });
   expect(syntax.status).toBe(1);
   expect(syntax.output).toMatch(/TypeScriptError: \S*forge\/tools\/registry\.ts:1:\d+ syntax error TS1005: /);
+  // The compiler reports a cascade; the learner reads the first error, with how many follow.
+  expect(syntax.output).toMatch(/TypeScriptError: [^\n]* \(and \d+ more; fix this one first\)\n/);
   expect(syntax.output).not.toMatch(stackFrame);
   const typed = await npmTest(context, ["stage-01"], {
     files: { "registry.ts": "export function defineTool(name: string): number {\n  return name;\n}\n" },

@@ -41,7 +41,7 @@ it("layers each target from the stages at and below the one under test", () => {
     name: "repair",
     target: null,
     layers: [one.solutionDir, two.solutionDir, join(root, "faultlab")],
-    learner: null,
+    learner: join(root, "faultlab"),
   });
 });
 

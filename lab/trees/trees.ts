@@ -57,7 +57,8 @@ export function treeFor(catalog: Catalog, stage: Stage, target: Target): Tree {
 
 /** The reference with a learner's repaired module on top (`lab fault --check`): it records no evidence. */
 export function repairTree(catalog: Catalog, stage: Stage, folder: string): Tree {
-  return { name: "repair", target: null, layers: [...referenceLayers(catalog, stage, "including"), folder], learner: null };
+  // The repair is the learner's code: type-checked and reported in one line, as their workspace is.
+  return { name: "repair", target: null, layers: [...referenceLayers(catalog, stage, "including"), folder], learner: folder };
 }
 
 /** The file a stack of layers answers for a path inside a layer (`.js` and `.ts` both mean the .ts file). */

@@ -42,10 +42,15 @@ export function missingModuleMessage(options: LayerOptions, name: string): strin
   return `forge/tools/${name} does not exist in the ${tree.name} tree of ${stage.id}.`;
 }
 
+/**
+ * The first diagnostic, in one line: a stray brace makes the compiler report a cascade whose later
+ * entries are only consequences, so the first is where to look. The count says how many follow.
+ */
 export function typeScriptErrorMessage(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics
-    .map((d) => `${repoPath(d.file)}:${d.line}:${d.column} ${isSyntaxError(d) ? "syntax" : "type"} error ${d.code}: ${d.message}`)
-    .join("\n");
+  const [first] = diagnostics;
+  if (!first) return "";
+  const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more; fix this one first)` : "";
+  return `${repoPath(first.file)}:${first.line}:${first.column} ${isSyntaxError(first) ? "syntax" : "type"} error ${first.code}: ${first.message}${more}`;
 }
 
 const UNRESOLVED_NEIGHBOUR = /^Cannot find module '\.\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?'/;
@@ -79,7 +84,7 @@ export function forgeLayers(options: LayerOptions): Plugin {
   const learnerModules = learner === null ? null : join(learner, MODULE_DIR);
   // The compiler starts now, while vitest starts its workers and transforms the test files; the first
   // learner module to load waits for what is by then mostly done (one run per distinct content).
-  if (learner !== null) void typecheckWorkspace().catch(() => undefined);
+  if (learner !== null) void typecheckWorkspace(learner).catch(() => undefined);
 
   return {
     name: "forge-layers",
@@ -105,7 +110,9 @@ export function forgeLayers(options: LayerOptions): Plugin {
         return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, name), name);
       }
       if (learnerModules === null || !isInside(learnerModules, id)) return null;
-      const own = (await typecheckWorkspace()).filter((diagnostic) => diagnostic.file === id && !isMissingNeighbour(diagnostic));
+      const own = (await typecheckWorkspace(learner ?? undefined)).filter(
+        (diagnostic) => diagnostic.file === id && !isMissingNeighbour(diagnostic),
+      );
       return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own)) : null;
     },
     configureVitest({ vitest, project }) {

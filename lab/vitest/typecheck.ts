@@ -50,20 +50,20 @@ export function workspaceTsconfigPath(workspace: string): string {
  * The learner's tsconfig, generated because the workspace ships with nothing but a README: the
  * repository's strict settings, with none of the path mappings that point at the reference solutions.
  */
-function workspaceTsconfig(): string {
-  const file = workspaceTsconfigPath(dirs.workspace);
+function workspaceTsconfig(workspace: string): string {
+  const file = workspaceTsconfigPath(workspace);
   const config = {
     extends: dirs.tsconfig,
     compilerOptions: { paths: {}, rootDirs: [], typeRoots: [join(ROOT, "node_modules", "@types")] },
-    include: [join(dirs.workspace, MODULE_DIR, "**", "*.ts")],
+    include: [join(workspace, MODULE_DIR, "**", "*.ts")],
     exclude: [],
   };
   writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`);
   return file;
 }
 
-function workspaceSources(): string[] {
-  const root = join(dirs.workspace, MODULE_DIR);
+function workspaceSources(workspace: string): string[] {
+  const root = join(workspace, MODULE_DIR);
   if (!existsSync(root)) return [];
   // Regular files only: a FIFO named like a module would make the compiler wait forever.
   return readdirSync(root, { recursive: true, withFileTypes: true })
@@ -87,15 +87,21 @@ function contentKey(files: readonly string[]): string {
   return hash.digest("hex");
 }
 
-let cached: { key: string; result: Promise<Diagnostic[]> } | null = null;
+const cached = new Map<string, { key: string; result: Promise<Diagnostic[]> }>();
 
-/** Diagnostics for workspace/forge/**; computed once per distinct content of those files. */
-export function typecheckWorkspace(): Promise<Diagnostic[]> {
-  const files = workspaceSources();
+/**
+ * Diagnostics for the learner's modules in a folder (workspace/, or a repair in faultlab/), under its
+ * forge/tools/; computed once per distinct content of those files.
+ */
+export function typecheckWorkspace(workspace: string = dirs.workspace): Promise<Diagnostic[]> {
+  const files = workspaceSources(workspace);
   if (files.length === 0) return Promise.resolve([]);
   const key = contentKey(files);
-  if (cached?.key !== key) cached = { key, result: runTsc(workspaceTsconfig()) };
-  return cached.result;
+  const last = cached.get(workspace);
+  if (last?.key === key) return last.result;
+  const result = runTsc(workspaceTsconfig(workspace));
+  cached.set(workspace, { key, result });
+  return result;
 }
 
 /** Runs the pinned compiler on a project and returns its diagnostics. */
