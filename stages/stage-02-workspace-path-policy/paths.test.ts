@@ -291,7 +291,7 @@ const WALK_COST = fileURLToPath(new URL("./walk-cost.ts", import.meta.url));
 const QUEUE_WALK = fileURLToPath(new URL("./queue-walk.ts", import.meta.url));
 /** Links in each chain: one fewer than the 40 a walk must follow, so that where it counts from does not matter. */
 const CHAIN_LINKS = 39;
-/** `..` segments in each link of the long chain: its target, `l2/../../…`, then has 4,083 bytes (a link's target may have 4,095). */
+/** `..` segments in each link of the long chain: its target, `l2/../../…`, then has at most 4,084 bytes (a link's target may have 4,095). */
 const LONG_RUN = 1360;
 
 interface WalkCost {
@@ -348,14 +348,15 @@ it("walks in time proportional to the segments it walks, links included", { time
   });
   // A walk whose time is proportional to its segments takes at most 8 times as long for 8 times as
   // many (less, since part of its work, such as reading the 39 links, is the same for both); one that
-  // moves every queued segment at each step takes up to 64 times as long. Between them lies 16.
+  // moves every queued segment at each step takes about 64 times as long, or more. Between them lies 16.
   const measured = growth(await walkCost(bundle, "module-under-test", ws, { "s1/x": 9, "l1/x": 9 }));
   expect(
     measured.times,
     `how many times longer one resolveWorkspacePath call took for 8 times as many segments (${measured.shown}); more than 16 means each step costs more the more segments are queued, as Array.prototype.shift and unshift on a long array do`,
   ).toBeLessThan(16);
   // The control walks with shift and unshift (queue-walk.ts): the same measurement must see it pass 16.
-  const controlled = growth(await walkCost(bundle, "control", ws, { "s1/x": 9, "l1/x": 2 }));
+  // One counted call of l1/x is enough for it: noise only makes a call slower, and that call is the slow one.
+  const controlled = growth(await walkCost(bundle, "control", ws, { "s1/x": 9, "l1/x": 1 }));
   expect(
     controlled.times,
     `how many times longer the control, a walk with shift and unshift, took for 8 times as many segments (${controlled.shown}); 16 or less would mean this measurement cannot tell a quadratic walk`,
