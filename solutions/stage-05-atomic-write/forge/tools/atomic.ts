@@ -43,8 +43,8 @@ export interface AtomicWriteOptions {
    */
   readonly renameAttempts?: number;
   /**
-   * The platform whose rules apply: which errors of a folder fsync it is known to answer (see
-   * FOLDER_SYNC_UNSUPPORTED) and the default of renameAttempts. Defaults to `process.platform`; a test
+   * The platform whose rules apply: which error of a folder fsync it is known to answer (see
+   * FOLDER_SYNC_UNSUPPORTED_ON_WINDOWS) and the default of renameAttempts. Defaults to `process.platform`; a test
    * passes another to check every platform's rules on one machine.
    */
   readonly platform?: NodeJS.Platform;
@@ -70,7 +70,7 @@ const BUSY_RENAME = new Set(["EPERM", "EBUSY", "EACCES"]);
  * Linux answers EINVAL for a file system that has no fsync for folders (fsync(2)), and so do the
  * other POSIX systems. An EPERM on Linux is not that, and is reported.
  */
-const FOLDER_SYNC_UNSUPPORTED: Readonly<Record<string, ReadonlySet<string>>> = { win32: new Set(["EPERM"]) };
+const FOLDER_SYNC_UNSUPPORTED_ON_WINDOWS: ReadonlySet<string> = new Set(["EPERM"]);
 const FOLDER_SYNC_UNSUPPORTED_ELSEWHERE: ReadonlySet<string> = new Set(["EINVAL"]);
 
 function errorCode(error: unknown): string | undefined {
@@ -159,7 +159,7 @@ async function renameWithRetry(fs: AtomicFileSystem, from: string, to: string, a
  * error it is known for, which is ignored; any other error is reported.
  */
 async function syncFolder(fs: AtomicFileSystem, folder: string, platform: NodeJS.Platform): Promise<void> {
-  const unsupported = FOLDER_SYNC_UNSUPPORTED[platform] ?? FOLDER_SYNC_UNSUPPORTED_ELSEWHERE;
+  const unsupported = platform === "win32" ? FOLDER_SYNC_UNSUPPORTED_ON_WINDOWS : FOLDER_SYNC_UNSUPPORTED_ELSEWHERE;
   let handle: AtomicFileHandle | undefined;
   try {
     handle = await fs.open(folder, "r");
