@@ -67,8 +67,8 @@ const BUSY_RENAME = new Set(["EPERM", "EBUSY", "EACCES"]);
 /**
  * What a platform is known to answer when it cannot fsync a folder; anything else is a real failure.
  * Windows: the folder is opened for reading, and FlushFileBuffers, behind fsync, needs write access: EPERM.
- * Linux answers EINVAL for a file system that has no fsync for folders (fsync(2)), and so do the
- * other POSIX systems. An EPERM on Linux is not that, and is reported.
+ * Linux answers EINVAL for a file system that has no fsync for folders (fsync(2)), and the other POSIX
+ * systems get the same rule. An EPERM on Linux is not that, and is reported.
  */
 const FOLDER_SYNC_UNSUPPORTED_ON_WINDOWS: ReadonlySet<string> = new Set(["EPERM"]);
 const FOLDER_SYNC_UNSUPPORTED_ELSEWHERE: ReadonlySet<string> = new Set(["EINVAL"]);
