@@ -1,9 +1,12 @@
+import { execFile } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { expect, it } from "vitest";
 import { resolveWorkspacePath } from "forge/tools/paths";
 import { oneLine, otherThan, refused, settled, type Wording } from "../../lab/outcome.js";
-import { temporaryFolder, writeTree } from "../../lab/testing.js";
+import { moduleFile, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 /**
  * The software-delivery scenario on a real disk: a front-end repository `ws` with a secret next to
@@ -236,4 +239,126 @@ it("refuses a workspace that is missing, relative or not a folder", async () => 
   expect(await answers(base, ws, ["src/app.ts"], null), "the path returned in the workspace ws/").toEqual({
     "src/app.ts": `accepted as ${join("ws", "src", "app.ts")}`,
   });
+});
+
+it("refuses a request that is not a string with the required error, whatever JSON value it is", async () => {
+  const { ws } = frontEndRepository();
+  // Tool arguments are untyped JSON: the "path" field can hold any JSON value. `{ "toString": … }` and an
+  // object without a prototype have no usable toString, so a message built with String(value) throws a
+  // TypeError of its own instead of the refusal.
+  const values: Record<string, unknown> = {
+    ...Object.fromEntries(
+      ['42', "true", "[]", '["src/app.ts"]', '{ "path": "src/app.ts" }', '{ "toString": "src/app.ts" }'].map((json) => [json, JSON.parse(json)]),
+    ),
+    "Object.create(null)": Object.create(null),
+  };
+  const refusals: Record<string, string> = {};
+  for (const [label, value] of Object.entries(values)) refusals[label] = await settled(resolveWorkspacePath(ws, value as string), "required");
+  expect(
+    otherThan(refusals, refused("required")),
+    'requests that are not strings, not refused with an error containing "required"',
+  ).toEqual({});
+});
+
+it("refuses a request longer than 4096 characters, and names it by its start only", async () => {
+  const { base, ws } = frontEndRepository();
+  // Linux refuses a path longer than PATH_MAX (4096) as given, so no honest request is longer. The bound
+  // also bounds the walk: 400,000 `..` segments must be refused at once, not walked.
+  const requests = {
+    "400,000 times ../, then x": `${"../".repeat(400_000)}x`,
+    "2,048 times x/, then y (4,097 characters)": `${"x/".repeat(2048)}y`,
+  };
+  const refusals: Record<string, string> = {};
+  for (const [label, requested] of Object.entries(requests)) {
+    refusals[label] = await settled(resolveWorkspacePath(ws, requested), "longer than 4096 characters");
+  }
+  expect(
+    otherThan(refusals, refused("longer than 4096 characters")),
+    'requests longer than 4096 characters, not refused with an error containing "longer than 4096 characters"',
+  ).toEqual({});
+  // The message goes back to the model: it quotes the start of the request, never all of it.
+  const message = await resolveWorkspacePath(ws, requests["400,000 times ../, then x"]).catch((error: Error) => error.message);
+  expect(message.length, `the length of the refusal of a request of 1,200,001 characters: ${message.slice(0, 300)}`).toBeLessThanOrEqual(200);
+  // 4096 characters is still a request: "./" 2043 times, then src/app.ts.
+  const atTheLimit = `${"./".repeat(2043)}src/app.ts`;
+  expect(
+    Object.values(await answers(base, ws, [atTheLimit], null)),
+    `the answer for ("./" 2043 times, then src/app.ts), a request of exactly ${atTheLimit.length} characters`,
+  ).toEqual([`accepted as ${join("ws", "src", "app.ts")}`]);
+});
+
+const WALK_COST = fileURLToPath(new URL("./walk-cost.ts", import.meta.url));
+const QUEUE_WALK = fileURLToPath(new URL("./queue-walk.ts", import.meta.url));
+/** Links in each chain: one fewer than the 40 a walk must follow, so that where it counts from does not matter. */
+const CHAIN_LINKS = 39;
+/** `..` segments in each link of the long chain: its target, `l2/../../…`, then has at most 4,084 bytes (a link's target may have 4,095). */
+const LONG_RUN = 1360;
+
+interface WalkCost {
+  /** The least processor time one call took, in microseconds. */
+  readonly micros: number;
+  /** What the call answered: `resolved to …` or `error: …`. */
+  readonly answer: string;
+}
+
+/** The processor time of one call per request, measured in a child process (see walk-cost.ts). */
+function walkCost(bundle: string, module: string, ws: string, rounds: Readonly<Record<string, number>>): Promise<Record<string, WalkCost>> {
+  const args = [join(bundle, "walk-cost.mjs"), join(bundle, `${module}.mjs`), ws];
+  for (const [request, count] of Object.entries(rounds)) args.push(String(count), request);
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, (error, stdout, stderr) => {
+      if (error) reject(new Error(`the walk-cost child for ${module} failed: ${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout) as Record<string, WalkCost>);
+    });
+  });
+}
+
+/** How many times a call of l1/x took longer than one of s1/x, to a tenth, and the numbers behind it. */
+function growth(costs: Record<string, WalkCost>): { times: number; shown: string } {
+  const [short, long] = [costs["s1/x"], costs["l1/x"]];
+  const times = Math.round(((long?.micros ?? NaN) / (short?.micros ?? NaN)) * 10) / 10;
+  const shown = `s1/x ${short?.micros} µs (${short?.answer}), l1/x ${long?.micros} µs (${long?.answer})`;
+  return { times, shown };
+}
+
+it("walks in time proportional to the segments it walks, links included", { timeout: 120_000 }, async () => {
+  const { ws } = frontEndRepository();
+  // Two chains of 39 links. Each link's target is the next link followed by a run of `..` segments, so
+  // every hop queues one more run in front of what is left: a walk of s1/x meets 39 runs of 170, one
+  // of l1/x 39 runs of 1360, eight times as many segments. The requests themselves stay short: links
+  // are how a workspace makes a walk long within the 4096-character bound. (Both chains lead out of
+  // the workspace; whether a walk follows them there is the business of the test on symlinks.)
+  for (const [chain, run] of [["s", LONG_RUN / 8], ["l", LONG_RUN]] as const) {
+    for (let link = 1; link <= CHAIN_LINKS; link += 1) {
+      const next = link < CHAIN_LINKS ? `${chain}${link + 1}` : "end";
+      symlinkSync(`${next}/${"../".repeat(run)}`, join(ws, `${chain}${link}`));
+    }
+  }
+  // Plain JavaScript for the child, which measures the processor time of each call.
+  const bundle = temporaryFolder({ insideRepository: true });
+  await build({
+    entryPoints: { "walk-cost": WALK_COST, "module-under-test": moduleFile("paths"), control: QUEUE_WALK },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outdir: bundle,
+    outExtension: { ".js": ".mjs" },
+    logLevel: "silent",
+  });
+  // A walk whose time is proportional to its segments takes at most 8 times as long for 8 times as
+  // many (less, since part of its work, such as reading the 39 links, is the same for both); one that
+  // moves every queued segment at each step takes about 64 times as long, or more. Between them lies 16.
+  const measured = growth(await walkCost(bundle, "module-under-test", ws, { "s1/x": 9, "l1/x": 9 }));
+  expect(
+    measured.times,
+    `how many times longer one resolveWorkspacePath call took for 8 times as many segments (${measured.shown}); more than 16 means each step costs more the more segments are queued, as Array.prototype.shift and unshift on a long array do`,
+  ).toBeLessThan(16);
+  // The control walks with shift and unshift (queue-walk.ts): the same measurement must see it pass 16.
+  // One counted call of l1/x is enough for it: noise only makes a call slower, and that call is the slow one.
+  const controlled = growth(await walkCost(bundle, "control", ws, { "s1/x": 9, "l1/x": 1 }));
+  expect(
+    controlled.times,
+    `how many times longer the control, a walk with shift and unshift, took for 8 times as many segments (${controlled.shown}); 16 or less would mean this measurement cannot tell a quadratic walk`,
+  ).toBeGreaterThanOrEqual(16);
 });

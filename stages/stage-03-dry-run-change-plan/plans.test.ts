@@ -153,6 +153,29 @@ it("rejects a target path that is absolute, climbs out of the workspace or names
   expect(otherThan(actual, expected), "target paths that are absolute, climb out or name no file, not refused as expected").toEqual({});
 });
 
+it("rejects a target path that is not well-formed Unicode, which the disk would store under another name", () => {
+  const write = ["write", bytes("x")] as const;
+  // A lone surrogate is encoded as U+FFFD on its way to the disk: "a\ud800.txt" and "a\ufffd.txt" would
+  // be two targets in the plan, and one file.
+  const illFormed = ["a\ud800.txt", "src/\udc00.ts", "docs/\ud83d", "\ude00notes.md"];
+  const actual: Record<string, string> = {};
+  for (const key of illFormed) actual[JSON.stringify(key)] = outcome(() => buildChangePlan("op-1", { [key]: write }), "invalid target path", planInWords);
+  actual['"a\ud800.txt" with "a\ufffd.txt"'] = outcome(
+    () => buildChangePlan("op-1", { "a\ud800.txt": write, "a\ufffd.txt": write }),
+    "invalid target path",
+    planInWords,
+  );
+  expect(
+    otherThan(actual, refused("invalid target path")),
+    'target paths with a lone surrogate, not refused with an error containing "invalid target path"',
+  ).toEqual({});
+  // Well-formed text is a name like any other: U+FFFD itself, and an emoji written as a surrogate pair.
+  expect(
+    paths(buildChangePlan("op-2", { "a\ufffd.txt": write, "docs/\ud83d\ude00.md": write })),
+    'targets planned from "a\ufffd.txt" and "docs/\ud83d\ude00.md"',
+  ).toEqual(["a\ufffd.txt", "docs/\ud83d\ude00.md"]);
+});
+
 it("accepts only bytes as content", () => {
   const asArray = buildChangePlan("op-1", { "a.txt": ["write a", bytes("A")] });
   const asBuffer = buildChangePlan("op-1", { "a.txt": ["write a", Buffer.from("A")] });

@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import * as fsp from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { expect, it, onTestFinished } from "vitest";
@@ -29,6 +29,9 @@ import { moduleFile, temporaryFolder, writeTree } from "../../lab/testing.js";
 const OLD = '{ "theme": "light" }\n';
 const NEW = '{ "theme": "dark", "analytics": false }\n';
 const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** Any temporary file of atomicWrite: `.<name>.<16 hex digits>.tmp`. */
+const TEMPORARY = /^\..+\.[0-9a-f]{16}\.tmp$/;
 
 /** The temporary file's name: hidden, next to its target, 16 random hex digits. */
 const temporaryNameOf = (target: string) => new RegExp(`^\\.${basename(target).replaceAll(".", "\\.")}\\.[0-9a-f]{16}\\.tmp$`);
@@ -200,6 +203,13 @@ it("keeps the original and removes the temporary file when fsync fails", async (
     calls.map((call) => call.op),
     "file-system calls of a write whose fsync failed (a rename after it would publish bytes that may not be on disk)",
   ).not.toContain("rename");
+  // Nor is the fsync tried again: after a failure the kernel may have dropped the unwritten pages and
+  // the error with them, so a second fsync can report success for bytes that never reached the disk.
+  const temporary = temporaryFiles(calls, target)[0];
+  expect(
+    calls.filter((call) => call.op === "sync" && call.path === temporary).length,
+    "fsyncs of the temporary file, whose first fsync failed (a retry may report success for lost bytes)",
+  ).toBe(1);
 });
 
 it("keeps the original when closing the temporary file fails, and closes it only once", async () => {
@@ -383,16 +393,19 @@ it("fsyncs the temporary file before the rename and the folder after it", async 
 
 it("ignores a platform that cannot fsync a folder, but reports a real folder fsync error", async () => {
   const { folder, target } = repository();
-  // Windows refuses to open a folder as a file; some file systems refuse to fsync one.
-  const unsupported: Record<string, Faults> = {
-    "EISDIR when the folder is opened": { open: (path) => failIf(path === folder, fsError("EISDIR", "open")) },
-    "EINVAL from the folder's fsync": { sync: (path) => failIf(path === folder, fsError("EINVAL", "fsync")) },
-    "EPERM from the folder's fsync": { sync: (path) => failIf(path === folder, fsError("EPERM", "fsync")) },
+  // What each platform is known to answer when it cannot fsync a folder: Windows opens a folder only
+  // for reading, and its FlushFileBuffers needs a handle opened for writing (EPERM); a Linux or macOS
+  // file system without fsync for folders answers EINVAL.
+  const folderSync = (code: string): Faults => ({ sync: (path) => failIf(path === folder, fsError(code, "fsync")) });
+  const unsupported: Record<string, { platform: NodeJS.Platform; faults: Faults }> = {
+    "EPERM from the folder's fsync on win32": { platform: "win32", faults: folderSync("EPERM") },
+    "EINVAL from the folder's fsync on linux": { platform: "linux", faults: folderSync("EINVAL") },
+    "EINVAL from the folder's fsync on darwin": { platform: "darwin", faults: folderSync("EINVAL") },
   };
   const results: Record<string, string> = {};
-  for (const [label, faults] of Object.entries(unsupported)) {
+  for (const [label, { platform, faults }] of Object.entries(unsupported)) {
     writeFileSync(target, OLD);
-    const written = await settled(atomicWrite(target, bytes(NEW), { fs: instrumentedFs(faults).fs }), null, () => "written");
+    const written = await settled(atomicWrite(target, bytes(NEW), { fs: instrumentedFs(faults).fs, platform }), null, () => "written");
     results[label] =
       written === "written"
         ? `written; app.config.json holds ${readFileSync(target, "utf8") === NEW ? "the new" : "not the new"} configuration`
@@ -405,10 +418,105 @@ it("ignores a platform that cannot fsync a folder, but reports a real folder fsy
   // A real I/O error is reported. The new file is in place by then, but it may not survive a power cut.
   const failure = fsError("EIO", "fsync");
   const broken = instrumentedFs({ sync: (path) => failIf(path === folder, failure) });
-  await expect(atomicWrite(target, bytes(OLD), { fs: broken.fs }), "atomicWrite must reject with the folder fsync's EIO").rejects.toBe(
-    failure,
-  );
+  await expect(
+    atomicWrite(target, bytes(OLD), { fs: broken.fs, platform: "linux" }),
+    "atomicWrite must reject with the folder fsync's EIO",
+  ).rejects.toBe(failure);
   expect(broken.unclosed(), "handles not closed exactly once after the folder fsync failed").toEqual([]);
+});
+
+it("reports a folder fsync error its platform is not known to answer, such as EPERM on Linux", async () => {
+  const { folder, target } = repository();
+  // On Linux an EPERM is not "this file system cannot do it": it is a failure, and ignoring it would
+  // silently skip the step that makes the rename durable. Likewise EINVAL on Windows, and EISDIR from
+  // the open of a folder, which no platform answers for a folder opened for reading.
+  const cases: Record<string, { platform: NodeJS.Platform; code: string; step: "open" | "sync" }> = {
+    "EPERM from the folder's fsync on linux": { platform: "linux", code: "EPERM", step: "sync" },
+    "EPERM from the folder's fsync on darwin": { platform: "darwin", code: "EPERM", step: "sync" },
+    "EINVAL from the folder's fsync on win32": { platform: "win32", code: "EINVAL", step: "sync" },
+    "EISDIR when the folder is opened on linux": { platform: "linux", code: "EISDIR", step: "open" },
+  };
+  const results: Record<string, string> = {};
+  const expected: Record<string, string> = {};
+  for (const [label, { platform, code, step }] of Object.entries(cases)) {
+    writeFileSync(target, OLD);
+    const failure = fsError(code, step === "open" ? "open" : "fsync");
+    const faults: Faults = step === "open" ? { open: (path) => failIf(path === folder, failure) } : { sync: (path) => failIf(path === folder, failure) };
+    const run = instrumentedFs(faults);
+    const outcome = await atomicWrite(target, bytes(NEW), { fs: run.fs, platform }).then(
+      () => "written without an error",
+      (error: unknown) => (error === failure ? `rejected with the ${code}` : `rejected with another error: ${String(error)}`),
+    );
+    // The rename came before the folder fsync: the new file is in place either way.
+    const holds = readFileSync(target, "utf8") === NEW ? "the new configuration" : "not the new configuration";
+    results[label] = `${outcome}; app.config.json holds ${holds}; handles not closed exactly once: ${run.unclosed().length}`;
+    expected[label] = `rejected with the ${code}; app.config.json holds the new configuration; handles not closed exactly once: 0`;
+  }
+  expect(otherThan(results, expected), "folder fsync errors the platform is not known to answer, not reported").toEqual({});
+});
+
+it("fsyncs every folder the write created and the parent of the topmost one", async () => {
+  const { root, folder } = repository();
+  // src/ exists; components/ and generated/ do not. mkdir -p creates both, and each new entry lives in
+  // its parent: generated/ holds the file, components/ holds generated/, src/ holds components/. fsync(2)
+  // makes only the entries of the folder it is given durable, so each of the three needs one.
+  const target = join(folder, "components", "generated", "Banner.tsx");
+  const folderSyncs = (calls: readonly Call[]) =>
+    calls.filter((call) => call.op === "sync" && !TEMPORARY.test(basename(call.path))).map((call) => relative(root, call.path) || ".");
+  const first = instrumentedFs();
+  await atomicWrite(target, bytes("export const Banner = 1;\n"), { fs: first.fs });
+  expect(folderSyncs(first.calls), "folders fsynced by a write that created src/components/generated/").toEqual([
+    join("src", "components", "generated"),
+    join("src", "components"),
+    "src",
+  ]);
+  // Once they exist, a write changes one entry: the rename, in the target's own folder.
+  const second = instrumentedFs();
+  await atomicWrite(target, bytes("export const Banner = 2;\n"), { fs: second.fs });
+  expect(folderSyncs(second.calls), "folders fsynced by a write into folders that all existed").toEqual([join("src", "components", "generated")]);
+  expect(first.unclosed().concat(second.unclosed()), "handles not closed exactly once").toEqual([]);
+});
+
+it("writes a file whose name has 255 bytes, with a temporary name cut to fit", async () => {
+  const { folder } = repository();
+  // 255 bytes is the longest name Linux and macOS accept, and a path policy accepts it. The temporary
+  // name adds 22 bytes (".", ".", 16 hex digits, ".tmp"), so it must take fewer of the target's. A cut
+  // inside a two-byte "é" would leave a broken character, which becomes a three-byte U+FFFD.
+  const names = { "250 × a, then .json": `${"a".repeat(250)}.json`, "124 × é, then xy.json": `${"é".repeat(124)}xy.json` };
+  const results: Record<string, string> = {};
+  const expected: Record<string, string> = {};
+  for (const [label, name] of Object.entries(names)) {
+    expect(Buffer.byteLength(name), `the premise: the name ${label} has 255 bytes`).toBe(255);
+    const target = join(folder, name);
+    const { fs, calls } = instrumentedFs();
+    const written = await atomicWrite(target, bytes(NEW), { fs }).then(
+      () => "written",
+      (error: unknown) => `failed: ${error instanceof Error ? error.message.replace(folder, "src") : String(error)}`,
+    );
+    const opened = calls.filter((call) => call.op.startsWith("open") && call.path !== folder).map((call) => basename(call.path));
+    const problems = opened.flatMap((temporary) => {
+      const found: string[] = [];
+      const length = Buffer.byteLength(temporary);
+      if (length > 255) found.push(`${length} bytes`);
+      const start = /^\.(.+)\.[0-9a-f]{16}\.tmp$/.exec(temporary)?.[1];
+      if (start === undefined) found.push("not of the form .<name>.<16 hex digits>.tmp");
+      else if (!name.startsWith(start)) found.push("its name part is not a start of the target's name");
+      return found.length === 0 ? [] : [`${temporary.slice(0, 24)}…: ${found.join(", ")}`];
+    });
+    const holds = existsSync(target) && readFileSync(target, "utf8") === NEW ? "holds the new configuration" : "does not hold it";
+    results[label] = `${written}; the target ${holds}; temporary names with a problem: ${problems.length === 0 ? "none" : problems.join("; ")}`;
+    expected[label] = "written; the target holds the new configuration; temporary names with a problem: none";
+    // The sweep still knows a temporary file of this target as its own: one left by a killed write goes.
+    const left = opened[0];
+    if (written === "written" && left !== undefined && Buffer.byteLength(left) <= 255) {
+      writeFileSync(join(folder, left), "half");
+      const swept = await sweepStaleTemporaryFiles(folder, { olderThanMs: 0 });
+      results[`${label}: swept`] = swept.includes(left) ? "its temporary name is swept" : `not swept; the sweep removed ${JSON.stringify(swept)}`;
+      expected[`${label}: swept`] = "its temporary name is swept";
+    }
+  }
+  expect(otherThan(results, expected), "writes to targets with names of 255 bytes").toEqual({});
+  expect(listing(folder), folderAfter("the writes and the sweep")).toEqual(["app.config.json", ...Object.values(names)].sort());
 });
 
 function failIf(condition: boolean, error: Error): void {

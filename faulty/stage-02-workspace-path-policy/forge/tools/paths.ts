@@ -8,6 +8,12 @@ import path from "node:path";
 /** As many symlinks as Linux follows in one lookup before it gives up with ELOOP. */
 export const MAX_SYMLINK_HOPS = 40;
 
+/**
+ * The longest request accepted, in characters: Linux's PATH_MAX. The kernel refuses a longer path as
+ * given (ENAMETOOLONG), so no honest request needs more, and the walk's work stays bounded.
+ */
+export const MAX_REQUEST_LENGTH = 4096;
+
 /** `C:\x`, `C:/x` and the drive-relative `C:x`: neither `isAbsolute` catches the last one. */
 const DRIVE_LETTER = /^[A-Za-z]:/;
 
@@ -23,6 +29,17 @@ function show(value: string): string {
 }
 
 /**
+ * What a value that is not a path is, in words, without calling any of its methods: tool arguments
+ * are untyped JSON, and `String(value)` throws for `Object.create(null)` or `{ "toString": "x" }`.
+ */
+function kindOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return "an array";
+  const kind = typeof value;
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
+/**
  * True for an absolute path in any platform's form, on every platform. Node's `path` follows the
  * platform it runs on, and a model's request may have been written for another one.
  */
@@ -35,9 +52,14 @@ function isAbsoluteAnywhere(requested: string): boolean {
  * so it cannot know about symlinks; it only refuses what no file system lookup may ever see.
  */
 function requestedSegments(requested: unknown): string[] {
-  if (typeof requested !== "string" || requested.trim() === "") {
-    throw new Error(`a path is required, got ${typeof requested === "string" ? show(requested) : String(requested)}`);
+  if (typeof requested !== "string") throw new Error(`a path is required, got ${kindOf(requested)}`);
+  if (requested.length > MAX_REQUEST_LENGTH) {
+    // Refused before any other work, and named by its start only: the message goes back to the model.
+    throw new Error(
+      `path ${show(requested.slice(0, 40))}… is longer than ${MAX_REQUEST_LENGTH} characters (it has ${requested.length})`,
+    );
   }
+  if (requested.trim() === "") throw new Error(`a path is required, got ${show(requested)}`);
   if (requested.includes("\0")) {
     // The OS would cut the string at the NUL, or refuse it; either way it is not the path we checked.
     throw new Error(`path ${show(requested)} contains a NUL byte`);
@@ -60,9 +82,8 @@ function isInside(root: string, candidate: string): boolean {
 
 /** The real path of the workspace folder itself: it may be reached through a symlink. */
 async function workspaceRoot(workspace: string): Promise<string> {
-  if (typeof workspace !== "string" || !path.isAbsolute(workspace)) {
-    throw new Error(`workspace ${show(String(workspace))} must be an absolute path`);
-  }
+  if (typeof workspace !== "string") throw new Error(`workspace must be an absolute path, got ${kindOf(workspace)}`);
+  if (!path.isAbsolute(workspace)) throw new Error(`workspace ${show(workspace)} must be an absolute path`);
   let root: string;
   let stats: Stats;
   try {
@@ -82,16 +103,21 @@ function isMissing(error: unknown): boolean {
 }
 
 /**
- * Walks `segments` from `root` the way the kernel would, one segment at a time: a symlink is replaced
- * by its target (even a dangling one), `..` goes to the parent of the real folder reached so far, and
- * a segment that does not exist yet is taken as it is. The result is the real path of the deepest
- * existing ancestor joined with the segments that do not exist yet.
+ * Walks `segments` from `root` the way a POSIX kernel would, one segment at a time: a symlink is
+ * replaced by its target (even a dangling one), and `..` goes to the parent of the real folder reached
+ * so far. A segment that does not exist yet is taken as it is, and so is a segment below a file: there
+ * the kernel would stop with ENOENT or ENOTDIR, while the walk goes on by text, and a later `..` folds
+ * it away. The result is the real path of the deepest existing ancestor joined with the segments that
+ * do not exist yet. It has no `.` or `..` left, so whoever opens it goes where the walk went.
  */
 async function walkRealPath(root: string, segments: readonly string[], requested: string): Promise<string> {
-  const pending = [...segments];
+  // The segments still to walk, the next one last: pop() takes it and push() puts a link's target in
+  // front, each at a cost that does not grow with what is queued. shift() and unshift() move every
+  // queued segment on each call, which makes a long request (or a long chain of links) quadratic.
+  const pending = [...segments].reverse();
   let current = root;
   let hops = 0;
-  for (let segment = pending.shift(); segment !== undefined; segment = pending.shift()) {
+  for (let segment = pending.pop(); segment !== undefined; segment = pending.pop()) {
     if (segment === "..") {
       // `current` is always a real path, so its parent is the parent the kernel would use.
       current = path.dirname(current);
@@ -127,16 +153,17 @@ async function walkRealPath(root: string, segments: readonly string[], requested
       current = targetRoot;
       targetSegments.splice(0, targetRoot.split(LINK_SEPARATORS).filter((part) => part !== "").length);
     }
-    // A relative target is read from the link's folder, which is `current`.
-    pending.unshift(...targetSegments);
+    // A relative target is read from the link's folder, which is `current`. Its first segment goes last.
+    for (let index = targetSegments.length - 1; index >= 0; index -= 1) pending.push(targetSegments[index] as string);
   }
   return current;
 }
 
 /**
  * Returns the absolute real path that `requested` names inside `workspace`, or throws: "required"
- * for an empty request, "NUL" for a NUL byte, "absolute" for an absolute path in any platform's
- * form, "escapes" when the real path lies outside the workspace's real path.
+ * for an empty request or one that is not a string, "longer than 4096 characters" for a longer one,
+ * "NUL" for a NUL byte, "absolute" for an absolute path in any platform's form, "escapes" when the
+ * real path lies outside the workspace's real path.
  */
 export async function resolveWorkspacePath(workspace: string, requested: string): Promise<string> {
   const segments = requestedSegments(requested);

@@ -3,7 +3,7 @@
 // durable there, and only then does one rename put the new file under the target's name.
 import { randomBytes } from "node:crypto";
 import * as nodeFs from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 
 /** The few operations atomicWrite performs on an open file. Node's `FileHandle` has them all. */
@@ -25,7 +25,8 @@ export interface AtomicFileStat {
  * is `node:fs/promises`, which already has this shape.
  */
 export interface AtomicFileSystem {
-  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+  /** Resolves with the first folder it created, or undefined when all of them existed (as Node's does). */
+  mkdir(path: string, options: { recursive: true }): Promise<string | undefined>;
   lstat(path: string): Promise<AtomicFileStat>;
   open(path: string, flags: string, mode?: number): Promise<AtomicFileHandle>;
   rename(from: string, to: string): Promise<void>;
@@ -41,27 +42,62 @@ export interface AtomicWriteOptions {
    * is 8 (about 0.7 s in all); elsewhere those errors do not go away by waiting, so the default is 1.
    */
   readonly renameAttempts?: number;
+  /**
+   * The platform whose rules apply: which error of a folder fsync it is known to answer (see
+   * FOLDER_SYNC_UNSUPPORTED_ON_WINDOWS) and the default of renameAttempts. Defaults to `process.platform`; a test
+   * passes another to check every platform's rules on one machine.
+   */
+  readonly platform?: NodeJS.Platform;
 }
 
 const nodeFileSystem: AtomicFileSystem = nodeFs;
 
-/** `.<target name>.<16 hex digits>.tmp`: hidden, next to its target, and recognisable by a sweep. */
+/**
+ * `.<target name>.<16 hex digits>.tmp`: hidden, next to its target, and recognisable by a sweep. The
+ * target's name is cut short when the whole would be longer than a name may be (NAME_MAX_BYTES).
+ */
 export const TEMPORARY_NAME = /^\..+\.[0-9a-f]{16}\.tmp$/;
+
+/** The longest name Linux and macOS accept, in bytes; Windows allows 255 UTF-16 units, never more than the bytes. */
+const NAME_MAX_BYTES = 255;
 
 /** How often a new random name is tried when the chosen one is already taken. */
 const CREATE_ATTEMPTS = 4;
 const BUSY_RENAME = new Set(["EPERM", "EBUSY", "EACCES"]);
-/** What platforms answer when a folder cannot be opened or fsynced (Windows, some file systems). */
-const FOLDER_SYNC_UNSUPPORTED = new Set(["EISDIR", "EINVAL", "EPERM", "EBADF", "ENOTSUP"]);
+/**
+ * What a platform is known to answer when it cannot fsync a folder; anything else is a real failure.
+ * Windows: the folder is opened for reading, and FlushFileBuffers, behind fsync, needs write access: EPERM.
+ * Linux answers EINVAL for a file system that has no fsync for folders (fsync(2)), and the other POSIX
+ * systems get the same rule. An EPERM on Linux is not that, and is reported.
+ */
+const FOLDER_SYNC_UNSUPPORTED_ON_WINDOWS: ReadonlySet<string> = new Set(["EPERM"]);
+const FOLDER_SYNC_UNSUPPORTED_ELSEWHERE: ReadonlySet<string> = new Set(["EINVAL"]);
 
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
   return typeof error.code === "string" ? error.code : undefined;
 }
 
+/** The longest start of `name` that fits in `bytes` bytes of UTF-8, cut between characters, never inside one. */
+function startWithin(name: string, bytes: number): string {
+  if (Buffer.byteLength(name) <= bytes) return name;
+  let used = 0;
+  let end = 0;
+  for (const character of name) {
+    used += Buffer.byteLength(character);
+    if (used > bytes) break;
+    end += character.length;
+  }
+  return name.slice(0, end);
+}
+
 function temporaryPathFor(target: string): string {
   // Unpredictable, so nobody can plant a file or a link at the name before we create it.
-  return join(dirname(target), `.${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
+  const random = randomBytes(8).toString("hex");
+  // The dots, the random part and ".tmp" take 22 bytes; the target's name gets the rest, so that a
+  // valid name of up to 255 bytes still gets a valid temporary name.
+  const name = startWithin(basename(target), NAME_MAX_BYTES - `..${random}.tmp`.length);
+  return join(dirname(target), `.${name}.${random}.tmp`);
 }
 
 async function lstatIfPresent(fs: AtomicFileSystem, path: string): Promise<AtomicFileStat | null> {
@@ -114,20 +150,42 @@ async function renameWithRetry(fs: AtomicFileSystem, from: string, to: string, a
 }
 
 /**
- * Makes the rename itself durable: the new directory entry lives in the folder, and a power cut before
- * the folder reaches the disk can bring back the old name. Platforms that cannot fsync a folder say so
- * with one of a few errors, which are ignored; any other error is reported.
+ * Makes a change to a folder's entries durable: a new name lives in its folder, and a power cut before
+ * the folder reaches the disk can take it back. A platform that cannot fsync a folder says so with an
+ * error it is known for, which is ignored; any other error is reported.
  */
-async function syncFolder(fs: AtomicFileSystem, folder: string): Promise<void> {
+async function syncFolder(fs: AtomicFileSystem, folder: string, platform: NodeJS.Platform): Promise<void> {
+  const unsupported = platform === "win32" ? FOLDER_SYNC_UNSUPPORTED_ON_WINDOWS : FOLDER_SYNC_UNSUPPORTED_ELSEWHERE;
   let handle: AtomicFileHandle | undefined;
   try {
     handle = await fs.open(folder, "r");
     await handle.sync();
   } catch (error) {
-    if (!FOLDER_SYNC_UNSUPPORTED.has(errorCode(error) ?? "")) throw error;
+    if (!unsupported.has(errorCode(error) ?? "")) throw error;
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/**
+ * Every folder whose entries the write changed, innermost first: the target's folder (the rename),
+ * each folder that mkdir created below it (a new entry each), and the parent of the topmost one
+ * created (its entry). fsync(2) makes only the entries of the folder it is given durable.
+ */
+function changedFolders(folder: string, created: unknown): string[] {
+  const folders = [resolve(folder)];
+  if (typeof created !== "string") return folders;
+  const topmost = resolve(created);
+  for (let current = folders[0] as string; current !== topmost; ) {
+    const parent = dirname(current);
+    // Not an ancestor after all (an adapter that answered something else): the target's folder only.
+    if (parent === current) return folders.slice(0, 1);
+    folders.push(parent);
+    current = parent;
+  }
+  const parent = dirname(topmost);
+  if (parent !== topmost) folders.push(parent);
+  return folders;
 }
 
 /**
@@ -139,13 +197,14 @@ export async function atomicWrite(target: string, content: Uint8Array, options: 
   if (typeof target !== "string" || target === "") throw new Error("invalid target: the path must not be empty");
   if (!(content instanceof Uint8Array)) throw new TypeError(`invalid content for ${target}: expected a Uint8Array`);
   const fs = options.fs ?? nodeFileSystem;
-  const renameAttempts = options.renameAttempts ?? (process.platform === "win32" ? 8 : 1);
+  const platform = options.platform ?? process.platform;
+  const renameAttempts = options.renameAttempts ?? (platform === "win32" ? 8 : 1);
   if (!Number.isInteger(renameAttempts) || renameAttempts < 1) {
     throw new Error(`invalid renameAttempts ${String(renameAttempts)}: must be a whole number of at least 1`);
   }
 
   const folder = dirname(target);
-  await fs.mkdir(folder, { recursive: true });
+  const created = await fs.mkdir(folder, { recursive: true });
   const existing = await lstatIfPresent(fs, target);
   if (existing?.isSymbolicLink()) {
     // Following the link would write wherever it points, possibly outside the workspace.
@@ -171,7 +230,8 @@ export async function atomicWrite(target: string, content: Uint8Array, options: 
     await fs.unlink(temporary.path).catch(() => undefined);
     throw error;
   }
-  await syncFolder(fs, folder);
+  // Windows gives no way to fsync a folder: there the rename is done, and not promised to survive a power cut.
+  for (const changed of changedFolders(folder, created)) await syncFolder(fs, changed, platform);
 }
 
 export interface SweepOptions {

@@ -34,6 +34,11 @@ const DRIVE = /^[A-Za-z]:/;
 function normalizeTarget(key: string): string {
   const shown = JSON.stringify(key);
   if (key.includes("\0")) throw new Error(`invalid target path ${shown}: it contains a NUL byte`);
+  // A lone surrogate reaches the disk as U+FFFD: "a\ud800.txt" and "a\ufffd.txt" would be two targets
+  // here and one file there.
+  if (!key.isWellFormed()) {
+    throw new Error(`invalid target path ${shown}: it is not well-formed Unicode (a lone surrogate would be written as U+FFFD)`);
+  }
   // Both separators, so `dir\a.txt` from a Windows caller and `dir/a.txt` are one target.
   const unified = key.replaceAll("\\", "/");
   // A leading `/` covers `/x`, `\x`, `//server/share` and `\\server\share` after unification.
