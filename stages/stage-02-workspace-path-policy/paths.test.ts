@@ -248,12 +248,16 @@ it("refuses a request that is not a string with the required error, whatever JSO
   // TypeError of its own instead of the refusal.
   const values: Record<string, unknown> = {
     ...Object.fromEntries(
-      ['42', "true", "[]", '["src/app.ts"]', '{ "path": "src/app.ts" }', '{ "toString": "src/app.ts" }'].map((json) => [json, JSON.parse(json)]),
+      ["42", "true", "[]", '["src/app.ts"]', '{ "path": "src/app.ts" }', '{ "toString": "src/app.ts" }'].map((json) => [
+        json,
+        JSON.parse(json),
+      ]),
     ),
     "Object.create(null)": Object.create(null),
   };
   const refusals: Record<string, string> = {};
-  for (const [label, value] of Object.entries(values)) refusals[label] = await settled(resolveWorkspacePath(ws, value as string), "required");
+  for (const [label, value] of Object.entries(values))
+    refusals[label] = await settled(resolveWorkspacePath(ws, value as string), "required");
   expect(
     otherThan(refusals, refused("required")),
     'requests that are not strings, not refused with an error containing "required"',
@@ -278,7 +282,9 @@ it("refuses a request longer than 4096 characters, and names it by its start onl
   ).toEqual({});
   // The message goes back to the model: it quotes the start of the request, never all of it.
   const message = await resolveWorkspacePath(ws, requests["400,000 times ../, then x"]).catch((error: Error) => error.message);
-  expect(message.length, `the length of the refusal of a request of 1,200,001 characters: ${message.slice(0, 300)}`).toBeLessThanOrEqual(200);
+  expect(message.length, `the length of the refusal of a request of 1,200,001 characters: ${message.slice(0, 300)}`).toBeLessThanOrEqual(
+    200,
+  );
   // 4096 characters is still a request: "./" 2043 times, then src/app.ts.
   const atTheLimit = `${"./".repeat(2043)}src/app.ts`;
   expect(
@@ -328,7 +334,10 @@ it("walks in time proportional to the segments it walks, links included", { time
   // of l1/x 39 runs of 1360, eight times as many segments. The requests themselves stay short: links
   // are how a workspace makes a walk long within the 4096-character bound. (Both chains lead out of
   // the workspace; whether a walk follows them there is the business of the test on symlinks.)
-  for (const [chain, run] of [["s", LONG_RUN / 8], ["l", LONG_RUN]] as const) {
+  for (const [chain, run] of [
+    ["s", LONG_RUN / 8],
+    ["l", LONG_RUN],
+  ] as const) {
     for (let link = 1; link <= CHAIN_LINKS; link += 1) {
       const next = link < CHAIN_LINKS ? `${chain}${link + 1}` : "end";
       symlinkSync(`${next}/${"../".repeat(run)}`, join(ws, `${chain}${link}`));

@@ -159,7 +159,8 @@ it("rejects a target path that is not well-formed Unicode, which the disk would 
   // be two targets in the plan, and one file.
   const illFormed = ["a\ud800.txt", "src/\udc00.ts", "docs/\ud83d", "\ude00notes.md"];
   const actual: Record<string, string> = {};
-  for (const key of illFormed) actual[JSON.stringify(key)] = outcome(() => buildChangePlan("op-1", { [key]: write }), "invalid target path", planInWords);
+  for (const key of illFormed)
+    actual[JSON.stringify(key)] = outcome(() => buildChangePlan("op-1", { [key]: write }), "invalid target path", planInWords);
   actual['"a\ud800.txt" with "a\ufffd.txt"'] = outcome(
     () => buildChangePlan("op-1", { "a\ud800.txt": write, "a\ufffd.txt": write }),
     "invalid target path",

@@ -441,7 +441,8 @@ it("reports a folder fsync error its platform is not known to answer, such as EP
   for (const [label, { platform, code, step }] of Object.entries(cases)) {
     writeFileSync(target, OLD);
     const failure = fsError(code, step === "open" ? "open" : "fsync");
-    const faults: Faults = step === "open" ? { open: (path) => failIf(path === folder, failure) } : { sync: (path) => failIf(path === folder, failure) };
+    const faults: Faults =
+      step === "open" ? { open: (path) => failIf(path === folder, failure) } : { sync: (path) => failIf(path === folder, failure) };
     const run = instrumentedFs(faults);
     const outcome = await atomicWrite(target, bytes(NEW), { fs: run.fs, platform }).then(
       () => "written without an error",
@@ -473,7 +474,9 @@ it("fsyncs every folder the write created and the parent of the topmost one", as
   // Once they exist, a write changes one entry: the rename, in the target's own folder.
   const second = instrumentedFs();
   await atomicWrite(target, bytes("export const Banner = 2;\n"), { fs: second.fs });
-  expect(folderSyncs(second.calls), "folders fsynced by a write into folders that all existed").toEqual([join("src", "components", "generated")]);
+  expect(folderSyncs(second.calls), "folders fsynced by a write into folders that all existed").toEqual([
+    join("src", "components", "generated"),
+  ]);
   expect(first.unclosed().concat(second.unclosed()), "handles not closed exactly once").toEqual([]);
 });
 
@@ -504,14 +507,17 @@ it("writes a file whose name has 255 bytes, with a temporary name cut to fit", a
       return found.length === 0 ? [] : [`${temporary.slice(0, 24)}…: ${found.join(", ")}`];
     });
     const holds = existsSync(target) && readFileSync(target, "utf8") === NEW ? "holds the new configuration" : "does not hold it";
-    results[label] = `${written}; the target ${holds}; temporary names with a problem: ${problems.length === 0 ? "none" : problems.join("; ")}`;
+    results[label] =
+      `${written}; the target ${holds}; temporary names with a problem: ${problems.length === 0 ? "none" : problems.join("; ")}`;
     expected[label] = "written; the target holds the new configuration; temporary names with a problem: none";
     // The sweep still knows a temporary file of this target as its own: one left by a killed write goes.
     const left = opened[0];
     if (written === "written" && left !== undefined && Buffer.byteLength(left) <= 255) {
       writeFileSync(join(folder, left), "half");
       const swept = await sweepStaleTemporaryFiles(folder, { olderThanMs: 0 });
-      results[`${label}: swept`] = swept.includes(left) ? "its temporary name is swept" : `not swept; the sweep removed ${JSON.stringify(swept)}`;
+      results[`${label}: swept`] = swept.includes(left)
+        ? "its temporary name is swept"
+        : `not swept; the sweep removed ${JSON.stringify(swept)}`;
       expected[`${label}: swept`] = "its temporary name is swept";
     }
   }

@@ -55,9 +55,7 @@ function requestedSegments(requested: unknown): string[] {
   if (typeof requested !== "string") throw new Error(`a path is required, got ${kindOf(requested)}`);
   if (requested.length > MAX_REQUEST_LENGTH) {
     // Refused before any other work, and named by its start only: the message goes back to the model.
-    throw new Error(
-      `path ${show(requested.slice(0, 40))}… is longer than ${MAX_REQUEST_LENGTH} characters (it has ${requested.length})`,
-    );
+    throw new Error(`path ${show(requested.slice(0, 40))}… is longer than ${MAX_REQUEST_LENGTH} characters (it has ${requested.length})`);
   }
   if (requested.trim() === "") throw new Error(`a path is required, got ${show(requested)}`);
   if (requested.includes("\0")) {
