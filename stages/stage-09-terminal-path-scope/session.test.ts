@@ -49,7 +49,11 @@ function before(command: string, rules: CommandRules): Action {
 }
 
 /** Replays the session; a click on "always allow" adds what `remember` returns to the allow list. */
-function replay(decideOne: (command: string, rules: CommandRules) => Action, allow: readonly string[], remember: (command: string, rules: CommandRules) => string | null) {
+function replay(
+  decideOne: (command: string, rules: CommandRules) => Action,
+  allow: readonly string[],
+  remember: (command: string, rules: CommandRules) => string | null,
+) {
   const rules = { deny: [...session.rules.deny], allow: [...allow] };
   const outcomes = session.actions.map(({ command, response }) => {
     const action = decideOne(command, rules);
@@ -89,7 +93,12 @@ it("replays the 14-action session: 2 auto-approved before scope, 7 after", () =>
     after: scoped.outcomes[index],
     afterKeepingSeededAllow: kept.outcomes[index],
   }));
-  const row = (turn: number, before: Action, after: Action, afterKeepingSeededAllow: Action) => ({ turn, before, after, afterKeepingSeededAllow });
+  const row = (turn: number, before: Action, after: Action, afterKeepingSeededAllow: Action) => ({
+    turn,
+    before,
+    after,
+    afterKeepingSeededAllow,
+  });
   expect(table, "turn → outcome before scope, after, and after with the seeded allow list kept").toEqual([
     row(1, "require_approval", "auto_approve", "auto_approve"), // cd <worktree> && ls -la
     row(2, "require_approval", "auto_approve", "auto_approve"), // cd <worktree> && cat package.json

@@ -42,7 +42,8 @@ it("sorts a producer's commands into approved, asked and denied inside the EP's 
 
 it("offers always allow as a program, which then passes in another song's folder", () => {
   const asked = producer.commands.filter((command) => decide(command, context, producer.rules).action === "require_approval");
-  expect(Object.fromEntries(asked.map((command) => [command, alwaysAllowPattern(command, context, producer.rules)])), "command → pattern").toEqual({
+  const offered = Object.fromEntries(asked.map((command) => [command, alwaysAllowPattern(command, context, producer.rules)]));
+  expect(offered, "command → pattern").toEqual({
     "ffprobe -hide_banner stems/vocals.wav": "ffprobe",
     "cd stems/../../b-sides && ls": "ls",
     "ls /home/ana/studio/samples/pads": "ls",
@@ -52,7 +53,8 @@ it("offers always allow as a program, which then passes in another song's folder
     "grep -c BPM session/notes.md > /tmp/bpm.txt": null,
   });
   const rules = { deny: producer.rules.deny, allow: ["ffprobe"] };
-  expect(decide("cd /home/ana/studio/b-sides/stems && ffprobe -hide_banner take-2.wav", context, rules), "ffprobe in another song").toEqual({
+  const elsewhere = "cd /home/ana/studio/b-sides/stems && ffprobe -hide_banner take-2.wav";
+  expect(decide(elsewhere, context, rules), "ffprobe in another song").toEqual({
     action: "auto_approve",
     reason: 'allowed by "ffprobe"',
     authorizedBy: "ffprobe",

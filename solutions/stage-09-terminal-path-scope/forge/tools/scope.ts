@@ -76,7 +76,6 @@ export const SCOPE_VERBS: readonly string[] = Object.freeze(VERB_RULES.map((rule
 
 /** Programs that run code or another command given as their arguments: "always allow" is never offered. */
 const NEVER_OFFERED = new Set([
-  "cd",
   "node", "nodejs", "deno", "bun", "python", "python2", "python3", "perl", "ruby", "php", "lua", "awk", "gawk", "sed",
   "sh", "bash", "zsh", "dash", "ksh", "fish", "pwsh", "powershell",
   "env", "xargs", "npx", "pnpx", "bunx", "sudo", "doas", "su", "eval", "exec", "command", "builtin", "source", ".",
@@ -84,10 +83,14 @@ const NEVER_OFFERED = new Set([
 ]);
 
 /** Programs whose second word names what they do: the pattern keeps it (`git push`, not `git`). */
-const SUBCOMMAND_PROGRAMS = new Set(["git", "npm", "pnpm", "yarn", "cargo", "go", "docker", "kubectl", "gh", "pip", "pip3", "make"]);
+const SUBCOMMAND_PROGRAMS = new Set([
+  "git", "npm", "pnpm", "yarn", "cargo", "go", "docker", "kubectl", "gh", "pip", "pip3", "make",
+]);
 
 /** Subcommands that are wrappers themselves: they run a package, a file or a command they are given. */
-const WRAPPER_SUBCOMMANDS = new Set(["npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "go run", "docker run", "docker exec", "kubectl exec"]);
+const WRAPPER_SUBCOMMANDS = new Set([
+  "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "go run", "docker run", "docker exec", "kubectl exec",
+]);
 
 /** Subcommands that run a named script: the name is part of the pattern (`npm run build`). */
 const SCRIPT_SUBCOMMANDS = new Set(["npm run", "npm run-script", "pnpm run", "yarn run"]);
@@ -135,55 +138,63 @@ function expansionAt(command: string, index: number): string {
   }
 }
 
-/** A character the approval prompt may not show as it is: controls, line and direction marks. */
-function controlCharacter(code: number): string | null {
-  if (code === 0) return "a NUL byte";
-  if (code === 0x0a || code === 0x0d) return "a newline";
-  if (code === 0x09) return null;
-  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return "a control character";
-  if (code === 0x2028 || code === 0x2029 || code === 0x200e || code === 0x200f) return "a control character";
-  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return "a control character";
-  return null;
+/**
+ * Characters the approval prompt may not show as they are: C0 controls but tab, DEL, C1 controls,
+ * zero-width and direction marks, line and paragraph separators, invisible operators, the BOM.
+ */
+const CONTROL = /[\0-\x08\n-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
+
+function controlName(char: string): string {
+  if (char === "\0") return "a NUL byte";
+  return char === "\n" || char === "\r" ? "a newline" : "a control character";
 }
+
+/** A double-quoted string's body: anything but `"` and `\`, or a backslash and the character it escapes. */
+const DOUBLE_QUOTED_BODY = /(?:[^"\\]|\\[\s\S])*/y;
+
+/** An unquoted `$` or backtick in a double-quoted body, skipping escaped characters. */
+const EXPANSION_IN_QUOTES = /\\[\s\S]|([$`])/g;
+
+/** Inside double quotes a backslash escapes only these; before anything else it is a backslash. */
+const QUOTED_ESCAPE = /\\([$`"\\])/g;
 
 /**
  * Splits at `&&`, `||`, `;` and `|` outside quotes. Where it meets syntax it does not understand it
- * records the first problem and carries on, treating that syntax as a break between segments: the
- * segments are then only good enough for the deny check, which may only make the answer stricter.
+ * records the problem and carries on, treating that syntax as a break between segments: the segments
+ * are then only good enough for the deny check, which can only make the answer stricter.
  */
 function split(command: string): Split {
   const segments: Segment[] = [];
   let problem: Problem | null = null;
+  /** Keeps the problem that comes first in the command. */
   const flag = (what: string, at: number): void => {
-    problem ??= { what, at };
+    if (problem === null || at < problem.at) problem = { what, at };
+  };
+  const flagControl = (text: string, offset: number): void => {
+    const found = CONTROL.exec(text);
+    if (found) flag(controlName(found[0]), offset + found.index);
   };
 
   let words: string[] = [];
-  let word: string[] | null = null;
-  let wordStart = 0;
+  /** The word being read: its parts, where it began, and its last character read outside quotes. */
+  let word: { parts: string[]; start: number; lastUnquoted: string | null } | null = null;
   let segmentStart = 0;
   let operator: Operator | null = null;
-  /** The last character added to the word outside quotes; null after quoted text. */
-  let lastUnquoted: string | null = null;
 
   const add = (text: string, quoted: boolean, at: number): void => {
-    if (word === null) {
-      word = [];
-      wordStart = at;
-    }
-    word.push(text);
-    lastUnquoted = quoted ? null : text;
+    word ??= { parts: [], start: at, lastUnquoted: null };
+    word.parts.push(text);
+    word.lastUnquoted = quoted ? null : text;
   };
   const endWord = (end: number): void => {
     if (word === null) return;
-    if (words.length === 0 && ASSIGNMENT.test(command.slice(wordStart, end))) {
-      flag("an environment assignment NAME=value", wordStart);
+    if (words.length === 0 && ASSIGNMENT.test(command.slice(word.start, end))) {
+      flag("an environment assignment NAME=value", word.start);
     }
-    words.push(word.join(""));
+    words.push(word.parts.join(""));
     word = null;
-    lastUnquoted = null;
   };
-  const endSegment = (end: number, next: Operator, resume: number): void => {
+  const endSegment = (end: number, next: Operator | null, resume: number): void => {
     endWord(end);
     if (words.length === 0) flag("an empty command", end);
     else segments.push({ words, text: command.slice(segmentStart, end).trim(), operator });
@@ -194,8 +205,29 @@ function split(command: string): Split {
   /** Syntax that is not understood: flagged, then read as a break so the deny check still sees words. */
   const breakAt = (what: string, at: number, length: number): number => {
     flag(what, at);
-    endSegment(at, ";", at + length);
+    endSegment(at, null, at + length);
     return at + length;
+  };
+  /** A problem a character causes inside a word, or null for a plain character. */
+  const inWord = (char: string, at: number): string | null => {
+    switch (char) {
+      case "$":
+        return expansionAt(command, at);
+      case "*":
+      case "?":
+      case "[":
+        // Only the disk knows what a glob expands to, and a file named `-delete` becomes an option.
+        return "a glob (*, ? or [)";
+      case "~":
+        // Expanded at the start of a word and after an unquoted `=` or `:` (`--dir=~/x`).
+        return word === null || word.lastUnquoted === "=" || word.lastUnquoted === ":" ? "tilde expansion ~" : null;
+      case "#":
+        return word === null ? "a comment #" : null;
+      case "!":
+        return "history expansion or negation !";
+      default:
+        return CONTROL.test(char) ? controlName(char) : null;
+    }
   };
 
   let index = 0;
@@ -209,53 +241,36 @@ function split(command: string): Split {
         index += 1;
         break;
       case "'": {
-        let end = index + 1;
-        while (end < command.length && command.charAt(end) !== "'") {
-          const control = controlCharacter(command.charCodeAt(end));
-          if (control) flag(control, end);
-          end += 1;
-        }
-        if (end >= command.length) flag("an unterminated quote", index);
-        add(command.slice(index + 1, end), true, index);
+        const close = command.indexOf("'", index + 1);
+        const end = close === -1 ? command.length : close;
+        if (close === -1) flag("an unterminated quote", index);
+        const text = command.slice(index + 1, end);
+        flagControl(text, index + 1);
+        add(text, true, index);
         index = end + 1;
         break;
       }
       case '"': {
-        const parts: string[] = [];
-        let end = index + 1;
-        while (end < command.length && command.charAt(end) !== '"') {
-          const inner = command.charAt(end);
-          const escaped = command.charAt(end + 1);
-          if (inner === "\\" && (escaped === "$" || escaped === "`" || escaped === '"' || escaped === "\\")) {
-            parts.push(escaped);
-            end += 2;
-            continue;
-          }
-          if (inner === "$") flag(expansionAt(command, end), end);
-          else if (inner === "`") flag("command substitution with backticks", end);
-          else {
-            const control = controlCharacter(command.charCodeAt(end));
-            if (control) flag(control, end);
-          }
-          parts.push(inner);
-          end += 1;
-        }
+        DOUBLE_QUOTED_BODY.lastIndex = index + 1;
+        const body = DOUBLE_QUOTED_BODY.exec(command)?.[0] ?? "";
+        const end = index + 1 + body.length;
         if (end >= command.length) flag("an unterminated quote", index);
-        add(parts.join(""), true, index);
+        for (const found of body.matchAll(EXPANSION_IN_QUOTES)) {
+          const at = index + 1 + found.index;
+          if (found[1] === "$") flag(expansionAt(command, at), at);
+          else if (found[1] === "`") flag("command substitution with backticks", at);
+        }
+        flagControl(body, index + 1);
+        add(body.replace(QUOTED_ESCAPE, "$1"), true, index);
         index = end + 1;
         break;
       }
       case "\\":
-        if (next === "") {
-          flag("a trailing backslash", index);
-          index += 1;
-        } else {
-          // A backslash quotes the next character: `\;` is a word, `\*` is no glob.
-          const control = controlCharacter(command.charCodeAt(index + 1));
-          if (control) flag(control, index + 1);
-          add(next, true, index);
-          index += 2;
-        }
+        // A backslash quotes the next character: `\;` is a word, `\*` is no glob.
+        if (next === "") flag("a trailing backslash", index);
+        flagControl(next, index + 1);
+        add(next, true, index);
+        index += 2;
         break;
       case "&":
         if (next === "&") {
@@ -295,45 +310,15 @@ function split(command: string): Split {
       case "`":
         index = breakAt("command substitution with backticks", index, 1);
         break;
-      case "$":
-        flag(expansionAt(command, index), index);
-        add(char, false, index);
-        index += 1;
-        break;
-      case "*":
-      case "?":
-      case "[":
-        // Only the file system knows what a glob expands to, and a name such as `-delete` becomes an option.
-        flag("a glob (*, ? or [)", index);
-        add(char, false, index);
-        index += 1;
-        break;
-      case "~":
-        // Expanded at the start of a word and after an unquoted `=` or `:` (`--dir=~/x`).
-        if (word === null || lastUnquoted === "=" || lastUnquoted === ":") flag("tilde expansion ~", index);
-        add(char, false, index);
-        index += 1;
-        break;
-      case "#":
-        if (word === null) flag("a comment #", index);
-        add(char, false, index);
-        index += 1;
-        break;
-      case "!":
-        flag("history expansion or negation !", index);
-        add(char, false, index);
-        index += 1;
+      case "\n":
+      case "\r":
+        index = breakAt("a newline", index, 1);
         break;
       default: {
-        const control = controlCharacter(command.charCodeAt(index));
-        if (control === null) {
-          add(char, false, index);
-          index += 1;
-        } else if (control === "a newline") index = breakAt(control, index, 1);
-        else {
-          flag(control, index);
-          index += 1;
-        }
+        const what = inWord(char, index);
+        if (what !== null) flag(what, index);
+        add(char, false, index);
+        index += 1;
       }
     }
   }
@@ -371,31 +356,18 @@ function resolveFrom(cwd: string, candidate: string): string {
   return normalizeAbsolute(posix.isAbsolute(candidate) ? candidate : posix.join(cwd, candidate));
 }
 
+/** A short option and the letters and digits glued to it (`-rf` in `-rf../x`). */
+const OPTION_LETTERS = /^-[A-Za-z0-9]*/;
+
 /**
- * Every word that may name a path: operands, the value after `=` (`--out=x`, `-o=x`, `key=x`), and
- * the value glued to a short option (`-f/etc/passwd`). A glued value starts after the first option
- * letter or at the first character that is not a letter or digit; reading both covers every split,
- * because any other reading differs only in the name of its first folder.
+ * Every reading of a word that may name a path: the word itself, the value after `=` (`--out=x`,
+ * `key=x`), and the value glued to a short option (`-f/etc/passwd`). A glued value begins after some
+ * option letter, so at the latest at the first character that is not a letter or digit; reading it
+ * from there is as strict as any other split, since an earlier start only lengthens the name of its
+ * first folder. Readings that are not paths are harmless: they stay inside the working folder.
  */
 function pathCandidates(args: readonly string[]): string[] {
-  const candidates: string[] = [];
-  let operandsOnly = false;
-  for (const word of args) {
-    if (!operandsOnly && word === "--") {
-      operandsOnly = true;
-      continue;
-    }
-    const equals = word.indexOf("=");
-    if (equals >= 0) candidates.push(word.slice(equals + 1));
-    if (operandsOnly || !word.startsWith("-")) {
-      candidates.push(word);
-    } else if (!word.startsWith("--")) {
-      candidates.push(word.slice(2));
-      const glued = word.slice(1).search(/[^A-Za-z0-9]/);
-      if (glued >= 0) candidates.push(word.slice(glued + 1));
-    }
-  }
-  return candidates.filter((candidate) => candidate !== "");
+  return args.flatMap((word) => [word, word.slice(word.indexOf("=") + 1), word.replace(OPTION_LETTERS, "")]);
 }
 
 /** An option that writes, runs or reads paths from a file; long options may be abbreviated. */
@@ -403,8 +375,8 @@ function refusedOption(rule: VerbRule, args: readonly string[]): string | null {
   for (const word of args) {
     const name = word.split("=", 1)[0] ?? word;
     for (const refused of rule.refuses) {
-      if (name === refused) return word;
-      if (refused.startsWith("--") && name.startsWith("--") && name.length > 2 && refused.startsWith(name)) return word;
+      // `--outp` is `--output` to git and to getopt: a long option may be abbreviated.
+      if (name === refused || (name.startsWith("--") && name.length > 2 && refused.startsWith(name))) return word;
     }
   }
   return null;
@@ -444,7 +416,7 @@ function patternMatches(pattern: string, words: readonly string[]): boolean {
     if (position >= pattern.length) return true;
     const word = words[index];
     // A word with a space in it (quoted) is one word; it cannot stand for two words of a pattern.
-    if (word === undefined || word === "" || hasSeparator(word) || !pattern.startsWith(word, position)) return false;
+    if (word === undefined || hasSeparator(word) || !pattern.startsWith(word, position)) return false;
     position += word.length;
     if (position < pattern.length && !isSeparator(pattern.charCodeAt(position))) return false;
   }
@@ -453,7 +425,7 @@ function patternMatches(pattern: string, words: readonly string[]): boolean {
 /** The first pattern in list order that matches, written with single spaces; null when none does. */
 function matchPattern(list: readonly string[], words: readonly string[]): string | null {
   const pattern = list.find((candidate) => patternMatches(candidate, words));
-  return pattern === undefined ? null : pattern.split(/[ \t]+/).filter((token) => token !== "").join(" ");
+  return pattern === undefined ? null : pattern.split(/[ \t]/).filter((token) => token !== "").join(" ");
 }
 
 /** The declared verb a segment starts with. No verb is a prefix of another, so the first match is the one. */
@@ -502,6 +474,22 @@ interface State {
   readonly ok: boolean;
 }
 
+/** Segments joined by `|`: each runs in a subshell, and `&&`, `||` or `;` (the connector) comes before. */
+interface Pipeline {
+  readonly connector: Operator | null;
+  readonly segments: Segment[];
+}
+
+function pipelines(segments: readonly Segment[]): Pipeline[] {
+  const groups: Pipeline[] = [];
+  for (const segment of segments) {
+    const last = groups.at(-1);
+    if (segment.operator === "|" && last) last.segments.push(segment);
+    else groups.push({ connector: segment.operator, segments: [segment] });
+  }
+  return groups;
+}
+
 interface Asking {
   readonly segment: Segment;
   readonly reason: string;
@@ -529,26 +517,32 @@ function outOfScope(segment: Segment, folders: readonly Folder[], root: string):
   const rule = matchVerb(segment.words);
   const [program = ""] = segment.words;
   if (rule === null) {
-    return { reason: `${excerpt(segment.text)} asks: ${excerpt(program)} is neither allowed nor a declared read or build verb`, refusedOption: false };
+    const reason = `${excerpt(segment.text)} asks: ${excerpt(program)} is neither allowed nor a declared read or build verb`;
+    return { reason, refusedOption: false };
   }
   const args = segment.words.slice(rule.tokens.length);
   const refused = refusedOption(rule, args);
   if (refused !== null) {
-    return { reason: `${excerpt(segment.text)} asks: option ${excerpt(refused)} writes files, runs commands or reads paths from a file`, refusedOption: true };
+    const what = "writes files, runs commands or reads paths from a file";
+    const reason = `${excerpt(segment.text)} asks: option ${excerpt(refused)} ${what}`;
+    return { reason, refusedOption: true };
   }
   for (const cwd of folders) {
     if (cwd === null) {
-      return { reason: `${excerpt(segment.text)} asks: its working folder cannot be known (a bare "cd" or "cd -" before it)`, refusedOption: false };
+      const reason = `${excerpt(segment.text)} asks: its working folder cannot be known (a bare "cd" or "cd -" before it)`;
+      return { reason, refusedOption: false };
     }
     if (!isInside(root, cwd)) {
-      return { reason: `${excerpt(segment.text)} asks: it runs in ${excerpt(cwd)}, outside the project root ${root}`, refusedOption: false };
+      const reason = `${excerpt(segment.text)} asks: it runs in ${excerpt(cwd)}, outside the project root ${root}`;
+      return { reason, refusedOption: false };
     }
   }
   if (rule.readsPaths) {
     for (const candidate of pathCandidates(args)) {
       for (const cwd of folders) {
         if (cwd !== null && !isInside(root, resolveFrom(cwd, candidate))) {
-          return { reason: `${excerpt(segment.text)} asks: path ${excerpt(candidate)} is outside the project root ${root}`, refusedOption: false };
+          const reason = `${excerpt(segment.text)} asks: path ${excerpt(candidate)} is outside the project root ${root}`;
+          return { reason, refusedOption: false };
         }
       }
     }
@@ -571,10 +565,8 @@ function analyze(command: unknown, context: unknown, rules: unknown): Analysis {
   for (const segment of segments) {
     const pattern = matchPattern(deny, segment.words);
     if (pattern) {
-      return {
-        decision: { action: "deny", reason: `${excerpt(segment.text)} matches the deny pattern ${show(pattern)}`, authorizedBy: null },
-        asking: null,
-      };
+      const reason = `${excerpt(segment.text)} matches the deny pattern ${show(pattern)}`;
+      return { decision: { action: "deny", reason, authorizedBy: null }, asking: null };
     }
   }
   if (problem) {
@@ -584,12 +576,7 @@ function analyze(command: unknown, context: unknown, rules: unknown): Analysis {
   const patterns: string[] = [];
   let byScope = false;
   let states: State[] = [{ cwd, ok: true }];
-  for (let start = 0; start < segments.length; ) {
-    // A pipeline: the segments joined by `|`. Each of its parts runs in a subshell.
-    let end = start + 1;
-    while (segments[end]?.operator === "|") end += 1;
-    const pipeline = segments.slice(start, end);
-    const connector = pipeline[0]?.operator ?? null;
+  for (const { connector, segments: pipeline } of pipelines(segments)) {
     // `a && b` runs b only where a succeeded, `a || b` only where it failed, `a; b` always. Every
     // pipeline may succeed or fail, so both kinds of state exist after the first one: never empty.
     const runs = states.filter((state) => (connector === "&&" ? state.ok : connector === "||" ? !state.ok : true));
@@ -620,22 +607,26 @@ function analyze(command: unknown, context: unknown, rules: unknown): Analysis {
     }
     states = [...next.values()];
     if (new Set(states.map((state) => state.cwd)).size > MAX_WORKING_FOLDERS) {
-      const reason = `the command cannot be analyzed safely: too many possible working folders (more than ${MAX_WORKING_FOLDERS}) after ${excerpt(pipeline.map((segment) => segment.text).join(" | "))}`;
+      const after = excerpt(pipeline.map((segment) => segment.text).join(" | "));
+      const what = `too many possible working folders (more than ${MAX_WORKING_FOLDERS}) after ${after}`;
+      const reason = `the command cannot be analyzed safely: ${what}`;
       return { decision: asks(reason), asking: null };
     }
-    start = end;
   }
 
   const allowed = [...new Set(patterns)];
   const allowedText = allowed.map(show).join(", ");
   if (byScope) {
-    const reason = allowed.length > 0 ? `allowed by ${allowedText}; the rest are declared read or build verbs inside the project root ${root}` : `declared read or build verbs inside the project root ${root}`;
+    const inRoot = `declared read or build verbs inside the project root ${root}`;
+    const reason = allowed.length > 0 ? `allowed by ${allowedText}; the rest are ${inRoot}` : inRoot;
     return { decision: { action: "auto_approve", reason, authorizedBy: root }, asking: null };
   }
   if (allowed.length > 0) {
-    return { decision: { action: "auto_approve", reason: `allowed by ${allowedText}`, authorizedBy: allowed.join(", ") }, asking: null };
+    const decision: Decision = { action: "auto_approve", reason: `allowed by ${allowedText}`, authorizedBy: allowed.join(", ") };
+    return { decision, asking: null };
   }
-  return { decision: { action: "auto_approve", reason: "it only changes the working folder: cd needs no approval", authorizedBy: null }, asking: null };
+  const reason = "it only changes the working folder: cd needs no approval";
+  return { decision: { action: "auto_approve", reason, authorizedBy: null }, asking: null };
 }
 
 /**
@@ -650,7 +641,7 @@ export function decide(command: string, context: ScopeContext, rules: CommandRul
 
 /** A token that can be stored in a pattern and read back as the same token. */
 const isPlainToken = (token: string | undefined): token is string =>
-  token !== undefined && token !== "" && !token.startsWith("-") && !/\s/.test(token);
+  token !== undefined && token !== "" && !token.startsWith("-") && !hasSeparator(token);
 
 /**
  * What "always allow" should store for a command that asked: the token prefix of the segment that
