@@ -159,12 +159,14 @@ export function lessonHtml(content: StageContent): string {
     placeholders.set(key, widget(name, content));
   }
   let html = markdown(1).render(text);
-  for (const [key, replacement] of placeholders) html = html.replace(`<p>${key}</p>`, replacement);
+  // Replacements are given as functions: a string would have its `$&`, `$'` and `$1` read as patterns,
+  // and lessons and code (stage 09's shell syntax, say) contain exactly those.
+  for (const [key, replacement] of placeholders) html = html.replace(`<p>${key}</p>`, () => replacement);
   // Anchors for the table of contents; the reference code goes at the end of its own section.
   html = html.replace(/<h2>(.*?)<\/h2>/g, (_match: string, title: string) => `<h2 id="${slug(title)}">${title}</h2>`);
   const code = content.solution.map((file) => codeListing(file.path, file.code, "typescript")).join("");
   const solution = reveal(`solution-${content.stage.nn}`, "Reveal the reference solution", code);
-  return html.replace(/(<h2 id="guided-practice">)/, `${solution}\n$1`);
+  return html.replace(/(<h2 id="guided-practice">)/, (heading: string) => `${solution}\n${heading}`);
 }
 
 export function slug(title: string): string {
