@@ -20,8 +20,9 @@ const FULL = "danger-full-access";
 class FakeChild extends EventEmitter {
   static #next = 2 ** 30; // above any pid Linux or macOS hands out: a stray signal cannot reach a process
   readonly pid = (FakeChild.#next += 1);
-  readonly stdout = new PassThrough();
-  readonly stderr = new PassThrough();
+  // Object mode: what the test writes is what a reader gets, so a test can also hand over text.
+  readonly stdout = new PassThrough({ objectMode: true });
+  readonly stderr = new PassThrough({ objectMode: true });
   readonly kills: string[] = [];
 
   kill(signal?: NodeJS.Signals | number): boolean {
@@ -377,7 +378,8 @@ it("passes /c, /all, empty strings, spaces, quotes and $HOME to the program unch
   ];
   const seen: Array<Record<string, unknown>> = [];
   const spawn = ((file: string, args: string[], options: Record<string, unknown>) => {
-    seen.push({ shell: options.shell, detached: options.detached, stdio: options.stdio });
+    const { shell, detached, stdio, windowsHide, windowsVerbatimArguments } = options;
+    seen.push({ shell, detached, stdio, windowsHide, windowsVerbatimArguments });
     return nodeSpawn(file, args, options);
   }) as unknown as Spawn;
   const executor = executorFor({ workspace, spawn });
@@ -391,7 +393,7 @@ it("passes /c, /all, empty strings, spaces, quotes and $HOME to the program unch
     exitCode: 0,
     stderr: "",
     received: { argv: literals, cwd: workspace },
-    spawnedWith: [{ shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"] }],
+    spawnedWith: [{ shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, windowsVerbatimArguments: false }],
   });
   expect(prepared.args[0], "the typed path, normalized").toBe(join(workspace, "tools", "echo-argv.js"));
 });
@@ -459,28 +461,37 @@ it("sends SIGTERM to the process group at the deadline, then SIGKILL after the g
   const executor = executorFor({ workspace, spawn });
   vi.useFakeTimers();
 
-  /** Starts a run and returns its child once it exists, with the signals sent to it so far, in words. */
-  async function start(timeoutMs: number) {
+  /** Starts a run and returns its child once it exists, how the run ended, and the signals sent so far. */
+  async function start(timeoutMs: number, signal?: AbortSignal) {
     const prepared = await executor.prepare(request([], { timeoutMs }));
     const child = new Promise<FakeChild>((resolve) => {
       spawned = resolve;
     });
-    const state: { result?: NativeResult } = {};
-    void executor.execute(prepared).then((result) => {
-      state.result = result;
-    });
+    const state: { result?: NativeResult; error?: string } = {};
+    void executor.execute(prepared, { signal }).then(
+      (result) => {
+        state.result = result;
+      },
+      (error: unknown) => {
+        state.error = String(error);
+      },
+    );
     const running = await child;
-    const signals = () => kill.mock.calls.filter(([pid]) => pid === -running.pid).map(([, signal]) => `${String(signal)} to the group`);
+    const signals = () => kill.mock.calls.filter(([pid]) => pid === -running.pid).map(([, name]) => `${String(name)} to the group`);
     return { child: running, state, signals };
   }
+  const text = (value: string) => Buffer.from(value);
 
-  // A converter that ignores SIGTERM: it gets SIGKILL 2000 ms later.
-  const stubborn = await start(1000);
-  stubborn.child.stdout.write("converting…\n");
+  // A converter that ignores SIGTERM gets SIGKILL 2000 ms later. A cancel after the deadline changes
+  // nothing: the first cause was the deadline.
+  const cancel = new AbortController();
+  const stubborn = await start(1000, cancel.signal);
+  stubborn.child.stdout.write(text("converting…\n"));
   await vi.advanceTimersByTimeAsync(999);
   const at999 = stubborn.signals();
   await vi.advanceTimersByTimeAsync(1);
   const at1000 = stubborn.signals();
+  cancel.abort();
   await vi.advanceTimersByTimeAsync(1999);
   const at2999 = stubborn.signals();
   await vi.advanceTimersByTimeAsync(1);
@@ -489,7 +500,7 @@ it("sends SIGTERM to the process group at the deadline, then SIGKILL after the g
   await vi.advanceTimersByTimeAsync(0);
   expect(
     { at999, at1000, at2999, at3000, result: stubborn.state.result, timers: vi.getTimerCount(), childKills: stubborn.child.kills },
-    "timeoutMs 1000, a process that ignores SIGTERM",
+    "timeoutMs 1000, a process that ignores SIGTERM, cancelled after the deadline",
   ).toEqual({
     at999: [],
     at1000: ["SIGTERM to the group"],
@@ -500,22 +511,30 @@ it("sends SIGTERM to the process group at the deadline, then SIGKILL after the g
     childKills: [],
   });
 
-  // A process that obeys SIGTERM gets nothing more, however long we wait.
+  // A process that obeys SIGTERM, slowly: it exits 1900 ms later, and a helper still holds its stdout
+  // for a moment. It gets nothing more: once the process is gone, no SIGKILL goes to its group.
   const obedient = await start(500);
-  await vi.advanceTimersByTimeAsync(500);
-  obedient.child.finish(null, "SIGTERM");
+  await vi.advanceTimersByTimeAsync(500 + 1900);
+  obedient.child.emit("exit", null, "SIGTERM");
+  await vi.advanceTimersByTimeAsync(200);
+  const afterGrace = obedient.signals();
+  obedient.child.stdout.end();
+  obedient.child.stderr.end();
   await vi.advanceTimersByTimeAsync(10_000);
   expect(
-    { signals: obedient.signals(), result: obedient.state.result, timers: vi.getTimerCount() },
-    "timeoutMs 500, a process that exits at SIGTERM",
+    { afterGrace, signals: obedient.signals(), result: obedient.state.result, timers: vi.getTimerCount() },
+    "timeoutMs 500, a process that exits 1900 ms after SIGTERM",
   ).toEqual({
+    afterGrace: ["SIGTERM to the group"],
     signals: ["SIGTERM to the group"],
     result: expect.objectContaining({ exitCode: null, signal: "SIGTERM", aborted: true, timedOut: true }),
     timers: 0,
   });
 
-  // A process that exits in time: its deadline is cleared, nothing is ever sent.
+  // A process that exits in time: its deadline is cleared and nothing is ever sent. An error event
+  // once it runs (a failed signal from elsewhere) does not end the run.
   const punctual = await start(1000);
+  punctual.child.emit("error", new Error("kill EPERM"));
   await vi.advanceTimersByTimeAsync(999);
   punctual.child.finish(0, null);
   await vi.advanceTimersByTimeAsync(10_000);
@@ -525,6 +544,36 @@ it("sends SIGTERM to the process group at the deadline, then SIGKILL after the g
   ).toEqual({
     signals: [],
     result: expect.objectContaining({ exitCode: 0, signal: null, aborted: false, timedOut: false }),
+    timers: 0,
+  });
+
+  // A cancel that comes after the exit, while the last output is read, ends nothing and is not reported.
+  const late = new AbortController();
+  const finished = await start(1000, late.signal);
+  finished.child.emit("exit", 0, null);
+  late.abort();
+  finished.child.stdout.end(text("done\n"));
+  finished.child.stderr.end();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(
+    { signals: finished.signals(), result: finished.state.result, timers: vi.getTimerCount() },
+    "a cancel after the process exited",
+  ).toEqual({
+    signals: [],
+    result: expect.objectContaining({ exitCode: 0, aborted: false, timedOut: false, stdout: "done\n" }),
+    timers: 0,
+  });
+
+  // Reading fails while the process runs (a stream that yields text): nobody will wait for the
+  // process any more, so it is killed at once, and no timer is left behind.
+  const broken = await start(1000);
+  broken.child.stdout.write("text, not bytes");
+  await vi.advanceTimersByTimeAsync(0);
+  const failed = { error: broken.state.error, signals: broken.signals(), timers: vi.getTimerCount() };
+  broken.child.finish(null, "SIGKILL");
+  expect(failed, "a run whose output cannot be read").toEqual({
+    error: "TypeError: a chunk must be bytes (a Uint8Array), got string",
+    signals: ["SIGKILL to the group"],
     timers: 0,
   });
 });
@@ -646,6 +695,7 @@ it("starts nothing when cancelled first or when the working folder is gone, and 
   outcomes["a signal that is not an AbortSignal"] = await executor
     .execute(third, { signal: { aborted: false } as AbortSignal })
     .then(() => "ran", String);
+  outcomes["options that are null"] = await executor.execute(third, null as unknown as { signal?: AbortSignal }).then(() => "ran", String);
   expect(calls.length, "processes started by the fake spawn").toBe(0);
 
   const throwing = executorFor({
@@ -669,6 +719,7 @@ it("starts nothing when cancelled first or when the working folder is gone, and 
     "cancelled while execute checked the folder": "AbortError: cancelled before the process started: nothing ran",
     "working folder removed after prepare": `NativeRequestError: invalid native request: cwd: ${JSON.stringify(join(workspace, "build", "out"))} does not exist`,
     "a signal that is not an AbortSignal": "TypeError: signal must be an AbortSignal",
+    "options that are null": "TypeError: execute options must be an object: { signal? }",
     "spawn throws": `Error: could not start ${JSON.stringify(process.execPath)}: spawn EAGAIN`,
     "program deleted after prepare": `Error: could not start ${bin}: spawn ${join(workspace, "bin", "lint")} ENOENT`,
   });
@@ -680,6 +731,7 @@ it("refuses executor options that are not live readers, a known platform and an 
     "no options": undefined,
     'platform "windows"': { ...good, platform: "windows" },
     'platform "__proto__"': { ...good, platform: "__proto__" },
+    "a platform read by a function": { ...good, platform: () => "linux" },
     "a policy that is a string, read once": { ...good, policy: FULL },
     "a switch that is a boolean, read once": { ...good, nativeEnabled: true },
     'a relative workspace "shop"': { ...good, workspace: "shop" },
@@ -702,6 +754,7 @@ it("refuses executor options that are not live readers, a known platform and an 
     "no options": "TypeError: NativeExecutor needs { platform, policy, nativeEnabled, workspace }",
     'platform "windows"': 'TypeError: platform must be one of win32, linux, darwin, got "windows"',
     'platform "__proto__"': 'TypeError: platform must be one of win32, linux, darwin, got "__proto__"',
+    "a platform read by a function": "TypeError: platform must be one of win32, linux, darwin, got a function",
     "a policy that is a string, read once": "TypeError: policy must be a function that reads the standing policy",
     "a switch that is a boolean, read once": "TypeError: nativeEnabled must be a function that reads the native switch",
     'a relative workspace "shop"': 'TypeError: workspace must be an absolute path on linux, got "shop"',

@@ -88,7 +88,10 @@ it("names every problem of a request in one error", () => {
       null: problems(null),
       "an array": problems([]),
       "a string": problems("make docs"),
-      "an extra field in an item": problems(request({ argv: [{ kind: "literal", value: "x", quoted: true }] })),
+      "extra fields in an item": problems(request({ argv: [{ kind: "literal", value: "x", quoted: true, env: {} }] })),
+      "a blank description": problems(request({ description: " \t" })),
+      "a NUL in the description": problems(request({ description: "build\u0000docs" })),
+      "a description that is a number": problems(request({ description: 7 })),
     },
     "the problems of inputs that are not requests at all",
   ).toEqual({
@@ -103,7 +106,10 @@ it("names every problem of a request in one error", () => {
     null: ["(request): must be an object, got null"],
     "an array": ["(request): must be an object, got an array"],
     "a string": ['(request): must be an object, got "make docs"'],
-    "an extra field in an item": ['argv[0]."quoted": unknown field'],
+    "extra fields in an item": ['argv[0]."quoted": unknown field', 'argv[0]."env": unknown field'],
+    "a blank description": ["description: required"],
+    "a NUL in the description": ["description: contains a NUL byte"],
+    "a description that is a number": ["description: must be a string, got 7"],
   });
 });
 
@@ -195,6 +201,7 @@ it("keeps literal arguments exactly and normalizes typed paths without changing 
       NUL: verdict({ argv: [pathItem("/srv/a\u0000b")] }),
       "a lone surrogate in a path": verdict({ argv: [pathItem(`/srv/${lone}`)] }),
       "a lone surrogate in a literal": verdict({ argv: [literal(lone)] }),
+      "a lone low surrogate": verdict({ argv: [literal("\uDC00x")] }),
       "a paired surrogate": verdict({ argv: [literal("😀"), pathItem("/srv/😀")] }),
       "a literal that is a number": verdict({ argv: [{ kind: "literal", value: 5 }] }),
       "a literal without a value": verdict({ argv: [{ kind: "literal" }] }),
@@ -217,11 +224,19 @@ it("keeps literal arguments exactly and normalizes typed paths without changing 
     NUL: 'argv[0].value: "/srv/a\\u0000b" contains a NUL byte',
     "a lone surrogate in a path": 'argv[0].value: "/srv/report\\ud800.md" contains a lone surrogate, which cannot be passed exactly',
     "a lone surrogate in a literal": 'argv[0].value: "report\\ud800.md" contains a lone surrogate, which cannot be passed exactly',
+    "a lone low surrogate": 'argv[0].value: "\\udc00x" contains a lone surrogate, which cannot be passed exactly',
     "a paired surrogate": "accepted",
     "a literal that is a number": "argv[0].value: must be a string, got 5",
     "a literal without a value": "argv[0].value: required",
   });
-  // A huge value is named, not copied whole into the message that goes back to the model.
+  // A huge value is named, not copied whole into the message that goes back to the model: up to 120
+  // characters are quoted whole, longer values are cut there and their length is given.
+  const relative = (length: number) => verdict({ argv: [pathItem(`docs/${"y".repeat(length - 5)}`)] });
+  const tail = "is not absolute: give the whole path, C:\\… on Windows or /… elsewhere";
+  expect({ 120: relative(120), 121: relative(121) }, "the problem named for relative paths of 120 and 121 characters").toEqual({
+    120: `argv[0].value: ${JSON.stringify(`docs/${"y".repeat(115)}`)} ${tail}`,
+    121: `argv[0].value: ${JSON.stringify(`docs/${"y".repeat(115)}…`)} (121 characters) ${tail}`,
+  });
   const huge = verdict({ argv: [pathItem(`docs/${megabyte}`)] });
   expect(huge, "the problem named for a relative path of a megabyte").toBe(
     `argv[0].value: ${JSON.stringify(`docs/${"x".repeat(115)}…`)} (1048581 characters) is not absolute: give the whole path, C:\\… on Windows or /… elsewhere`,
@@ -318,6 +333,7 @@ it("bounds argv at 4096 items and timeoutMs at 600000 ms", () => {
     NaN: Number.NaN,
     '"1000"': "1000",
     null: null,
+    "an object": { ms: 5 },
   };
   const outcomes: Record<string, string> = {};
   for (const [name, timeoutMs] of Object.entries(timeouts)) outcomes[name] = verdict({ timeoutMs });
@@ -334,6 +350,7 @@ it("bounds argv at 4096 items and timeoutMs at 600000 ms", () => {
     NaN: refused("NaN"),
     '"1000"': refused('"1000"'),
     null: refused("null"),
+    "an object": refused("an object"),
   });
   expect(parseNativeRequest(request({ timeoutMs: 600_000 })).timeoutMs, "the longest deadline, kept").toBe(600_000);
 });
@@ -417,11 +434,15 @@ it("requires a Windows .exe path on win32 and a POSIX path elsewhere, before any
     "a folder as the executable": await prepare("linux", { executable: pathItem(workspace) }),
     "a file as the cwd": await prepare("linux", { executable: pathItem(process.execPath), cwd: pathItem(process.execPath) }),
     "a missing cwd": await prepare("linux", { executable: pathItem(process.execPath), cwd: pathItem(`${workspace}/missing`) }),
+    "a cwd below a file": await prepare("linux", { executable: pathItem(process.execPath), cwd: pathItem(`${process.execPath}/sub`) }),
+    "a name too long to look up": await prepare("linux", { executable: pathItem(`/${"n".repeat(300)}`) }),
   };
   expect(disk, "prepare with paths that name the wrong kind of thing").toEqual({
     "a folder as the executable": `executable.value: ${JSON.stringify(workspace)} is not a file`,
     "a file as the cwd": `cwd.value: ${JSON.stringify(process.execPath)} is not a folder`,
     "a missing cwd": `cwd.value: ${JSON.stringify(`${workspace}/missing`)} does not exist`,
+    "a cwd below a file": `cwd.value: ${JSON.stringify(`${process.execPath}/sub`)} does not exist`,
+    "a name too long to look up": `executable.value: "/${"n".repeat(119)}…" (301 characters) cannot be checked (ENAMETOOLONG)`,
   });
 });
 
@@ -472,7 +493,7 @@ it("translateMsysPath maps drives and mounts to Windows paths by whole segments"
     "D:\\builds\\app.exe": "D:\\builds\\app.exe",
   });
   // The longest mount wins, and a mount may take over a drive's name.
-  const nested = { "/tmp": "C:\\Temp", "/tmp/cache": "E:\\cache", "/c": "F:\\c-drive\\", "/opt/": "C:\\opt" };
+  const nested = { "/tmp/cache": "E:\\cache", "/tmp": "C:\\Temp", "/c": "F:\\c-drive\\", "/opt/": "C:\\opt" };
   expect(
     ["/tmp/cache/a", "/tmp/cachex/a", "/tmp/x", "/c/x", "/opt/tool"].map((value) => translateMsysPath(value, nested)),
     "paths under nested and overriding mounts",
@@ -497,6 +518,8 @@ it("translateMsysPath refuses empty input, NUL, URLs, relative paths and unknown
     "a relative mount": () => translateMsysPath("/c/x", { tmp: "C:\\Temp" }),
     "a mount onto a POSIX folder": () => translateMsysPath("/c/x", { "/tmp": "/var/tmp" }),
     "a mount onto a number": () => translateMsysPath("/c/x", { "/tmp": 5 as unknown as string }),
+    "a NUL in a mount": () => translateMsysPath("/c/x", { "/tmp\u0000": "C:\\Temp" }),
+    "a NUL in a mount's folder": () => translateMsysPath("/c/x", { "/tmp": "C:\\Temp\u0000" }),
   };
   const outcomes: Record<string, string> = {};
   for (const [name, attempt] of Object.entries(attempts)) outcomes[name] = said(() => `returned ${attempt()}`);
@@ -517,6 +540,9 @@ it("translateMsysPath refuses empty input, NUL, URLs, relative paths and unknown
     "a relative mount": 'TypeError: invalid mount table: "tmp" is not an absolute MSYS folder',
     "a mount onto a POSIX folder": 'TypeError: invalid mount table: "/tmp" must map to a Windows folder such as C:\\…, got "/var/tmp"',
     "a mount onto a number": 'TypeError: invalid mount table: "/tmp" must map to a Windows folder such as C:\\…, got 5',
+    "a NUL in a mount": 'TypeError: invalid mount table: "/tmp\\u0000" is not an absolute MSYS folder',
+    "a NUL in a mount's folder":
+      'TypeError: invalid mount table: "/tmp" must map to a Windows folder such as C:\\…, got "C:\\\\Temp\\u0000"',
   });
 });
 

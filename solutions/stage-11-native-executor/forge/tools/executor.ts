@@ -213,7 +213,7 @@ export const nativeRequestSchema = z
     { error: (issue) => `must be an object, got ${describe(issue.input)}` },
   )
   .strict()
-  .refine((request) => !(typeof request === "object" && request?.runInBackground === true && request.timeoutMs !== undefined), {
+  .refine((request) => !(request?.runInBackground === true && request.timeoutMs !== undefined), {
     // Checked even when other fields are wrong, so the error names this problem too.
     when: () => true,
     path: ["runInBackground"],
@@ -436,9 +436,8 @@ export class NativeExecutor {
   readonly #nativeEnabled: () => boolean;
   readonly #workspace: string;
   readonly #spawn: Spawn;
-  /** The capabilities this executor issued and that were not used yet. */
-  readonly #issued = new WeakMap<object, PreparedRecord>();
-  readonly #used = new WeakSet<object>();
+  /** Every capability this executor issued, keyed by the object itself; "used" once execute took it. */
+  readonly #issued = new WeakMap<object, PreparedRecord | "used">();
 
   constructor(options: NativeExecutorOptions) {
     if (typeof options !== "object" || options === null)
@@ -523,7 +522,7 @@ export class NativeExecutor {
     }
     const policy: unknown = this.#policy();
     if (policy === FULL_ACCESS) return;
-    const named = typeof policy === "string" ? `the policy ${quote(policy)}` : "a missing policy";
+    const named = policy === undefined ? "a missing policy" : `the policy ${describe(policy)}`;
     const why =
       this.#platform === "win32"
         ? "no sandbox can fence a native process on Windows"
@@ -558,13 +557,12 @@ export class NativeExecutor {
   #take(prepared: PreparedRequest): PreparedRecord {
     // Looked up by identity: a primitive, a copy or a clone is simply not in the map.
     const key = prepared as object;
-    if (this.#used.has(key)) throw new Error("this prepared request was already used: prepare the request again to run it again");
     const record = this.#issued.get(key);
     if (record === undefined) {
       throw new Error("not prepared by this executor: a copy, a clone or another executor's request is not a capability here");
     }
-    this.#issued.delete(key);
-    this.#used.add(key);
+    if (record === "used") throw new Error("this prepared request was already used: prepare the request again to run it again");
+    this.#issued.set(key, "used");
     return record;
   }
 
@@ -591,8 +589,9 @@ export class NativeExecutor {
     let over = false; // the process has exited or never started: nothing left to end
     let deadline: ReturnType<typeof setTimeout> | undefined;
     let escalation: ReturnType<typeof setTimeout> | undefined;
+    // The first cause wins: aborting an aborted controller changes nothing, its reason included.
     const end = (cause: Cause) => {
-      if (!over && !operation.signal.aborted) operation.abort(cause);
+      if (!over) operation.abort(cause);
     };
     const signalProcess = (name: NodeJS.Signals) => {
       if (this.#platform === "win32") {
@@ -600,7 +599,7 @@ export class NativeExecutor {
         child.kill(name);
         return;
       }
-      if (child.pid === undefined) return;
+      if (child.pid === undefined) return; // never started; and -0 would be our own group
       try {
         process.kill(-child.pid, name); // the whole group
       } catch {
@@ -619,6 +618,7 @@ export class NativeExecutor {
 
     const ending = new Promise<Ending>((resolve) => {
       const settle = (value: Ending) => {
+        // Nothing is left to end. A SIGKILL after this could reach a process group whose id was reused.
         over = true;
         clearTimeout(deadline);
         clearTimeout(escalation);
