@@ -10,7 +10,8 @@ import { temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // The software-delivery scenario: an agent on a build machine runs the repository's tools as native
 // programs, with exact arguments, through the executor. A user may change the session's policy or turn
-// the native switch off at any moment; the executor must notice before it starts anything.
+// the native switch off at any moment; the executor must notice before it starts anything. Tests
+// that start real processes get a generous time limit: a loaded machine starts node slowly.
 
 type Spawn = NonNullable<NativeExecutorOptions["spawn"]>;
 
@@ -357,7 +358,7 @@ it("accepts only a request this executor prepared, and only once", async () => {
   });
 });
 
-it("passes /c, /all, empty strings, spaces, quotes and $HOME to the program unchanged", async () => {
+it("passes /c, /all, empty strings, spaces, quotes and $HOME to the program unchanged", { timeout: 60_000 }, async () => {
   const workspace = temporaryFolder();
   writeTree(workspace, {
     "tools/echo-argv.js": "process.stdout.write(JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));\n",
@@ -398,7 +399,7 @@ it("passes /c, /all, empty strings, spaces, quotes and $HOME to the program unch
   expect(prepared.args[0], "the typed path, normalized").toBe(join(workspace, "tools", "echo-argv.js"));
 });
 
-it("decodes each stream with its declared encoding through stage 10's decoders", async () => {
+it("decodes each stream with its declared encoding through stage 10's decoders", { timeout: 60_000 }, async () => {
   const workspace = temporaryFolder();
   // A Windows build tool writes GBK on stdout and UTF-16LE on stderr.
   const gbk = "b9b9bda8b3c9b9a6a3ba3320b8f6c4bfb1ea0a"; // 构建成功：3 个目标\n
@@ -647,7 +648,7 @@ it("ends the whole process group when the caller cancels, and says aborted", { t
   ).toEqual({ exitCode: null, signal: "SIGTERM", aborted: true, timedOut: false, helperGone: true, listenersLeft: 0 });
 });
 
-it("reports a process killed from outside as killed, and a failing exit code as it is", async () => {
+it("reports a process killed from outside as killed, and a failing exit code as it is", { timeout: 60_000 }, async () => {
   const workspace = temporaryFolder();
   const executor = executorFor({ workspace });
   const run = async (script: string) => {
@@ -668,7 +669,9 @@ it("reports a process killed from outside as killed, and a failing exit code as 
   });
 });
 
-it("starts nothing when cancelled first or when the working folder is gone, and reports a program that cannot start", async () => {
+it("starts nothing when cancelled first or when the working folder is gone, and reports a program that cannot start", {
+  timeout: 60_000,
+}, async () => {
   const workspace = temporaryFolder();
   writeTree(workspace, { "build/out/.keep": "", "bin/lint": "#!/bin/sh\necho lint\n" });
   chmodSync(join(workspace, "bin", "lint"), 0o755);

@@ -72,7 +72,7 @@ function conversion(workspace: string, fields: Record<string, unknown> = {}): Re
   };
 }
 
-it("converts the Q3 draft with its switches passed exactly and reads its GBK log", async () => {
+it("converts the Q3 draft with its switches passed exactly and reads its GBK log", { timeout: 60_000 }, async () => {
   const workspace = researchFolder();
   const executor = linuxExecutor(workspace);
   const result = await executor.execute(await executor.prepare(conversion(workspace, { stdoutEncoding: "gbk" })));
@@ -96,7 +96,7 @@ it("converts the Q3 draft with its switches passed exactly and reads its GBK log
   });
 });
 
-it("reports the log read as utf8 as lossy, not the conversion as failed", async () => {
+it("reports the log read as utf8 as lossy, not the conversion as failed", { timeout: 60_000 }, async () => {
   const workspace = researchFolder();
   const executor = linuxExecutor(workspace);
   const result = await executor.execute(await executor.prepare(conversion(workspace)));
