@@ -192,7 +192,7 @@ export const nativeRequestSchema = z
         .refine((value) => value.trim() !== "", "required")
         .refine((value) => !value.includes("\0"), "contains a NUL byte"),
       executable: typedPath(executableProblem),
-      // Counted before the items are read: a million items cost one check, not a million.
+      // Counted before the items are checked: a million of them are refused by their number, not named one by one.
       argv: z
         .array(z.unknown(), { error: (issue) => (issue.input === undefined ? "required" : "must be an array") })
         .max(MAX_ARGV_ITEMS, { error: (issue) => `at most ${MAX_ARGV_ITEMS} items, got ${(issue.input as unknown[]).length}` })
