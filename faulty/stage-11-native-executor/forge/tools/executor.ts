@@ -454,10 +454,8 @@ export class NativeExecutor {
       throw new TypeError("spawn must be a function like child_process.spawn");
     this.#platform = platform;
     // The functions themselves, not what they return now: a user may change either at any moment.
-    this.#policy = (
-      (standing) => () =>
-        standing
-    )(options.policy()); // the session's policy, read once
+    const standing = options.policy(); // the session's policy, read once
+    this.#policy = () => standing;
     this.#nativeEnabled = options.nativeEnabled;
     this.#workspace = normalizePath(workspace);
     this.#spawn = options.spawn ?? nodeSpawn;
