@@ -7,7 +7,7 @@ it("inserts the reference code and the widgets as they are, whatever $ sequences
   const [first] = loadCourse().stages;
   if (!first) throw new Error("the course has stages");
   // `$&`, `$'`, `` $` `` and `$1` mean something to String.prototype.replace when given as a string.
-  const code = "const a = \"$&\"; const b = '$1'; const c = `$`` + \"$'x\";";
+  const code = 'const a = "$&"; const b = \'$1\'; const c = `$`` + "$\'x";';
   const hint = "Quote `$'\\x72m'` and `$&` exactly.";
   const html = lessonHtml({
     ...first,
