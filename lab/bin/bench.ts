@@ -43,7 +43,8 @@ const env = { ...process.env, CI: "true", NO_COLOR: "1", FORGE_EVIDENCE: join(sc
 async function timed(args: readonly string[], extra: Record<string, string> = {}): Promise<number> {
   const started = performance.now();
   const result = await $({ cwd: ROOT, env: { ...env, ...extra }, nothrow: true, quiet: true })`${process.execPath} ${vitest} ${args}`;
-  if (result.exitCode !== 0) throw new Error(`vitest ${args.join(" ")} exited with ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);
+  if (result.exitCode !== 0)
+    throw new Error(`vitest ${args.join(" ")} exited with ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);
   return (performance.now() - started) / 1000;
 }
 
@@ -65,18 +66,24 @@ for (let index = 0; index < RUNS; index += 1) {
   times.workspace.push(await runWorkspace());
 }
 const ratio = { solution: median(times.solution) / median(times.bare), workspace: median(times.workspace) / median(times.bare) };
-const row = (label: string, list: readonly number[]) => `${label.padEnd(44)} median ${seconds(median(list))}  (${list.map(seconds).join(", ")})`;
+const row = (label: string, list: readonly number[]) =>
+  `${label.padEnd(44)} median ${seconds(median(list))}  (${list.map(seconds).join(", ")})`;
 console.log(row("bare vitest run, one assertion", times.bare));
 console.log(row("vitest run stage-01, solution target", times.solution));
 console.log(row("vitest run stage-01, workspace target (edited)", times.workspace));
-const verdict = (value: number, bound: number, unit: string) => `${value.toFixed(2)}${unit} (bound ${bound}${unit}): ${value <= bound ? "within" : "EXCEEDED"}`;
+const verdict = (value: number, bound: number, unit: string) =>
+  `${value.toFixed(2)}${unit} (bound ${bound}${unit}): ${value <= bound ? "within" : "EXCEEDED"}`;
 console.log(`workspace ratio ${verdict(ratio.workspace, BOUNDS.workspace, "x")}`);
 console.log(`solution ratio  ${verdict(ratio.solution, BOUNDS.solution, "x")}`);
 let ok = ratio.workspace <= BOUNDS.workspace && ratio.solution <= BOUNDS.solution;
 
 /** Watch mode: the time from a save to the line that reports the rerun's result. */
 async function watchReruns(): Promise<number[]> {
-  const child = spawn(process.execPath, [vitest, "watch", "stage-01"], { cwd: ROOT, env: { ...env, CI: "", FORGE_TARGET: "workspace" }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [vitest, "watch", "stage-01"], {
+    cwd: ROOT,
+    env: { ...env, CI: "", FORGE_TARGET: "workspace" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let output = "";
   let waiting: (() => void) | null = null;
   const onData = (chunk: Buffer) => {
@@ -118,13 +125,20 @@ async function watchReruns(): Promise<number[]> {
 }
 
 const reruns = await watchReruns();
-console.log(`watch mode, save → result line              median ${median(reruns).toFixed(0)} ms  (${reruns.map((ms) => ms.toFixed(0)).join(", ")} ms)`);
+console.log(
+  `watch mode, save → result line              median ${median(reruns).toFixed(0)} ms  (${reruns.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
+);
 console.log(`watch rerun ${verdict(median(reruns), BOUNDS.watchMs, " ms")}`);
 ok &&= median(reruns) <= BOUNDS.watchMs;
 
 if (!values.quick) {
   const started = performance.now();
-  const verify = await $({ cwd: ROOT, env: { ...process.env, CI: "true", NO_COLOR: "1" }, nothrow: true, quiet: true })`npm run --silent verify`;
+  const verify = await $({
+    cwd: ROOT,
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    nothrow: true,
+    quiet: true,
+  })`npm run --silent verify`;
   const total = (performance.now() - started) / 1000;
   console.log(`npm run verify                               ${seconds(total)}${verify.exitCode === 0 ? "" : " (it FAILED)"}`);
   console.log(`verify ${verdict(total, BOUNDS.verifySeconds, " s")}`);
