@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Catalog, Stage } from "../catalog/catalog.js";
 import { evidenceFile } from "../evidence/build.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
-import { verificationSchema, type Verification } from "../evidence/schema.js";
+import { readVerification, type Verification } from "../evidence/schema.js";
 import { readFileState } from "../core/files.js";
 import { sha256, type Output } from "./shared.js";
 
@@ -33,8 +33,8 @@ function readEvidence(stage: Stage): Verification | "none" | "unreadable" {
   if (state.kind === "missing") return "none";
   if (state.kind === "other") return "unreadable";
   try {
-    const parsed = verificationSchema.safeParse(JSON.parse(state.bytes.toString("utf8")));
-    return parsed.success ? parsed.data : "unreadable";
+    const read = readVerification(JSON.parse(state.bytes.toString("utf8")));
+    return read.ok ? read.verification : "unreadable";
   } catch {
     return "unreadable";
   }

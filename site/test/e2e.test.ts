@@ -59,6 +59,7 @@ function evidenceText(
     generatedAt: new Date("2026-05-06T07:08:09.000Z"),
     tools: { node: process.version, vitest: "4", forgeLab: "0.1.0" },
     git: null,
+    run: null,
     sources: [
       {
         path:
