@@ -112,6 +112,50 @@ export function stageStatus(stage: Stage): StageStatus {
   };
 }
 
+/** The stages whose module (any of them) is in workspace/: what `lab test --all` runs. */
+export function startedStages(catalog: Catalog): Stage[] {
+  return catalog.stages.filter((stage) => stageStatus(stage).modules.some((module) => module.present));
+}
+
+/** A table cell of Markdown: a pipe or a line break in a value must not break the table. */
+function cell(text: string): string {
+  return text
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[<>]/g, (char) => (char === "<" ? "&lt;" : "&gt;"));
+}
+
+/**
+ * The same states as `lab status`, as a Markdown table: the job summary of the learner's workflow on
+ * GitHub Actions (`npm run --silent lab -- status --markdown >> "$GITHUB_STEP_SUMMARY"`).
+ */
+export function statusMarkdown(catalog: Catalog): string {
+  const statuses = catalog.stages.map(stageStatus);
+  const rows = statuses.map((status) => {
+    const { stage } = status;
+    const modules = status.modules.map((module) => `\`${module.name}.ts\` ${module.present ? "✔" : "·"}`).join(" ");
+    const evidence =
+      status.evidence === "none"
+        ? "none"
+        : `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
+    return `| ${cell(`${stage.nn} ${stage.slug}`)} | ${modules} | ${cell(evidence)} | **${cell(status.state)}** | ${cell(status.next)} |`;
+  });
+  const passed = statuses.filter((status) => status.state === "passed").length;
+  return [
+    "## Forge Lab",
+    "",
+    `${passed} of ${catalog.stages.length} stages passed in this run.`,
+    "",
+    "| stage | workspace module | last evidence | state | next step |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+    "The evidence of this run is the artifact `forge-lab-evidence`: each stage's `verification.json` records this run's URL and commit.",
+    "",
+  ].join("\n");
+}
+
 export function printStatus(catalog: Catalog, output: Output): void {
   const rows = catalog.stages.map((stage) => {
     const status = stageStatus(stage);

@@ -1,4 +1,4 @@
-// The built course site in a real headless Chromium (Debian's, driven by playwright-core): opened
+// The built course site in a real headless Chromium (the one lab/core/browser.ts finds, driven by playwright-core): opened
 // from disk and from `npm start`. Checks the learner's path through a stage, the self-check verdicts,
 // that no request leaves the origin and no page error is thrown, and the size and speed budgets.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -13,11 +13,11 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { loadCatalog, type Stage } from "../../lab/catalog/catalog.js";
 import type { StageSpec } from "../../lab/catalog/stage-schema.js";
 import { buildVerification } from "../../lab/evidence/build.js";
+import { findBrowser, launchOptions } from "../../lab/core/browser.js";
 import { COURSE_ID, dirs, ROOT } from "../../lab/core/layout.js";
 import type { Target, TestResult, Verification } from "../../lab/evidence/schema.js";
 import { buildSite, type BuildResult } from "../build.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOTS = join(dirs.testResults, "screenshots");
 const PAGE_BUDGET_BYTES = 200 * 1024;
 const INTERACTIVE_BUDGET_MS = 1000;
@@ -82,9 +82,9 @@ const fileOf = (name: string) => `stages/${stage.id}/${mastery.includes(name) ? 
 const passedTests = suite.map((name): TestResult => ({ name, file: fileOf(name), status: "passed", durationMs: 1, failure: null }));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-  }
+  const lookup = findBrowser();
+  if (!lookup.found) throw new Error(`The site's browser tests need Chromium: ${lookup.reason}.`);
+  console.info(`browser: ${lookup.found.description}`);
   scratch = mkdtempSync(join(tmpdir(), "forge-site-"));
   dist = join(scratch, "dist");
   built = await buildSite(dist);
@@ -105,19 +105,7 @@ beforeAll(async () => {
   const evidence = join(scratch, "evidence");
   mkdirSync(join(evidence, COURSE_ID, "01-capability-registry"), { recursive: true });
   writeFileSync(join(evidence, COURSE_ID, "01-capability-registry", "verification.json"), evidenceText("workspace", passedTests));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-    ],
-  });
+  browser = await chromium.launch(launchOptions(lookup.found));
   server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "site", "bin", "serve.ts")], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", FORGE_EVIDENCE: evidence, NO_COLOR: "1" },
