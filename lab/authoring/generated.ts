@@ -3,6 +3,7 @@
 // repository type-checks the stage tests against the reference, layered as the stages are). `npm run
 // generate` writes them; verify fails when one is stale.
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
 import { layoutOf, repoPath, ROOT } from "../core/layout.js";
 import { exportedSchemas } from "./schemas.js";
@@ -10,6 +11,28 @@ import { exportedSchemas } from "./schemas.js";
 export interface GeneratedFile {
   readonly file: string;
   readonly content: string;
+}
+
+/**
+ * stages/tsconfig.json, for the editor only: the stage tests with `forge/tools/*` answered from the
+ * learner's workspace first, so "go to definition" opens their module; a module they have not written
+ * falls back to the reference, layered as the stages are. An editor uses the tsconfig.json nearest a file;
+ * `tsc -p tsconfig.json` (npm run typecheck, verify) never reads this one and keeps checking the tests
+ * against the reference alone.
+ */
+export function stagesTsconfigFor(catalog: Catalog): string {
+  const solutions = catalog.stages.map((stage) => `../${repoPath(stage.solutionDir, stage.root)}`);
+  const faulty = catalog.stages.map((stage) => `../${repoPath(stage.faultyDir, stage.root)}`);
+  const config = {
+    extends: "../tsconfig.json",
+    compilerOptions: {
+      paths: { "forge/tools/*": ["../workspace/forge/tools/*", ...solutions.map((dir) => `${dir}/forge/tools/*`)] },
+      rootDirs: [...solutions, ...faulty],
+    },
+    include: ["./**/*.ts"],
+    exclude: [],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
 }
 
 /** tsconfig.json with `forge/tools/*` mapped to every stage's reference, in stage order, and rootDirs to match. */
@@ -26,7 +49,11 @@ export function tsconfigFor(catalog: Catalog, current: string): string {
 export function generatedFiles(catalog: Catalog): GeneratedFile[] {
   // The committed files, wherever FORGE_WORKSPACE or FORGE_EVIDENCE point a run's folders.
   const layout = layoutOf(ROOT);
-  return [...exportedSchemas(), { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) }];
+  return [
+    ...exportedSchemas(),
+    { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) },
+    { file: join(layout.stages, "tsconfig.json"), content: stagesTsconfigFor(catalog) },
+  ];
 }
 
 /** The generated files whose committed content is not what generation gives, as repository paths. */
