@@ -160,6 +160,23 @@ Example: npm run lab -- export 4 --format junit`,
       return exportStage(stage, { format: values.format, target: values.target, out: values.out }, output);
     },
   },
+  class: {
+    summary: "for instructors: a class report (HTML and CSV) from many learners' evidence folders or artifact zips",
+    usage: "class <folder> [--out <folder>]",
+    help: `<folder> holds one entry per learner: a folder (their evidence/, or an artifact unpacked) or the
+artifact .zip downloaded from their forge-lab workflow run (gh run download, or the run's page). Writes
+class-report.html (learners × stages, each cell the course site's self-check verdict, CI runs marked,
+sortable, works opened from disk) and class-report.csv into <folder>, or into --out. Nothing is
+extracted: zip entries are read in memory, and every file is size-checked before it is read.
+Example: npm run lab -- class ~/classes/spring`,
+    run: async (args, _stages, output) => {
+      const { positionals, values } = parse("class", args, { out: { type: "string" } });
+      const [folder] = positionals;
+      if (folder === undefined || positionals.length > 1) throw new UsageError("give one folder: class <folder>");
+      const { classReport } = await import("./class.js");
+      return classReport(folder, values.out, output);
+    },
+  },
   verify: {
     summary: "the project's own proof, as npm run verify, with progress stage by stage",
     usage: "verify [<stage>…]",

@@ -17,6 +17,9 @@ import { findBrowser, launchOptions } from "../../lab/core/browser.js";
 import { COURSE_ID, dirs, ROOT } from "../../lab/core/layout.js";
 import type { Target, TestResult, Verification } from "../../lab/evidence/schema.js";
 import { buildSite, type BuildResult } from "../build.js";
+import { main } from "../../lab/cli/commands.js";
+import { courseData, loadCourse } from "../content.js";
+import { generateClass, LEARNERS } from "./support/class.js";
 
 const SCREENSHOTS = join(dirs.testResults, "screenshots");
 const PAGE_BUDGET_BYTES = 200 * 1024;
@@ -472,6 +475,58 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
   expect(errors).toEqual([]);
 });
 
+it("shows a class report of 30 learners from disk, sortable, with each cell the self-check's verdict", async () => {
+  const folder = join(scratch, "class");
+  mkdirSync(folder);
+  const expected = generateClass(courseData(loadCourse()), folder);
+  const said: string[] = [];
+  const status = await main(["class", folder], { out: (line = "") => said.push(line), err: (line = "") => said.push(line) });
+  expect(status, said.join("\n")).toBe(0);
+  expect(said[0], "what lab class says").toMatch(
+    new RegExp(`^${LEARNERS} learners, \\d+ stage\\(s\\) passed in all; \\d+ thing\\(s\\) skipped`),
+  );
+  const { page, foreign, errors } = await open(pathToFileURL(join(folder, "class-report.html")).href);
+  const learners = () => page.locator("tbody th[scope=row]").allInnerTexts();
+  expect((await learners()).length, "rows in the class report").toBe(LEARNERS);
+  const stage01 = (name: string) =>
+    page
+      .locator("tbody tr", { has: page.locator(`th:text-is(${JSON.stringify(name)})`) })
+      .locator("td")
+      .first();
+  expect(await stage01("learner-02").innerText(), "learner-02's stage 01 cell").toBe("✔ passed CI");
+  expect(await stage01("learner-02").locator("a.ci").getAttribute("href"), "the run a CI cell links to").toBe(
+    "https://github.com/class/learner-02/actions/runs/77",
+  );
+  expect(await stage01("learner-03").getAttribute("title"), "a reference copy's reason").toMatch(/Reference copy — not counted/);
+  expect(await stage01('<img src=x onerror=alert(1)> & "quotes"').innerText(), "the learner whose name is markup").toBe("⚠ invalid");
+
+  // Sorting by stage 01 puts CI passes first, then local passes, then the rest; again, the other way.
+  const states = () =>
+    page
+      .locator("tbody td[data-stage='stage-01-capability-registry']")
+      .evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).dataset.sort));
+  await page.getByRole("button", { name: /^01 / }).click();
+  const descending = await states();
+  expect(descending, "stage 01 ranks, sorted best first").toEqual([...descending].sort((a, b) => Number(b) - Number(a)));
+  expect(descending[0], "the top rank after sorting: passed on CI").toBe("5");
+  await page.getByRole("button", { name: /^01 / }).click();
+  expect(await states(), "stage 01 ranks after a second click").toEqual([...descending].reverse().sort((a, b) => Number(a) - Number(b)));
+  await page.getByRole("button", { name: "Learner" }).click();
+  const names = await learners();
+  expect(names, "learners sorted by name").toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+  const shown = new Map(
+    await Promise.all([...expected.keys()].map(async (name) => [name, await stage01(name).getAttribute("data-state")] as const)),
+  );
+  expect(shown, "each learner's stage 01 state on the page").toEqual(
+    new Map([...expected].map(([name, cells]) => [name, (cells["01"] ?? "none").replace(/ \((self-hosted )?CI\)$/, "")])),
+  );
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.getByRole("button", { name: /^01 / }).click();
+  await page.screenshot({ path: join(SCREENSHOTS, "class-report.png"), fullPage: true });
+  expect(foreign, "requests that left the page").toEqual([]);
+  expect(errors, "page errors").toEqual([]);
+});
+
 it("stops npm start cleanly on Ctrl-C", async () => {
   const child = server;
   if (!child) throw new Error("the server did not start");
@@ -482,5 +537,6 @@ it("stops npm start cleanly on Ctrl-C", async () => {
 });
 
 it("keeps the screenshots as test artifacts", () => {
-  for (const name of ["home.png", "stage-01.png"]) expect(readFileSync(join(SCREENSHOTS, name)).subarray(1, 4).toString()).toBe("PNG");
+  for (const name of ["home.png", "stage-01.png", "class-report.png"])
+    expect(readFileSync(join(SCREENSHOTS, name)).subarray(1, 4).toString()).toBe("PNG");
 });
