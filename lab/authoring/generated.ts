@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
-import { layoutOf, repoPath, ROOT } from "../core/layout.js";
+import { withLf } from "../core/files.js";
+import { layoutOf, repoPath, ROOT, type Layout } from "../core/layout.js";
 import { exportedSchemas } from "./schemas.js";
 
 export interface GeneratedFile {
@@ -46,19 +47,24 @@ export function tsconfigFor(catalog: Catalog, current: string): string {
   return `${JSON.stringify({ ...config, compilerOptions }, null, 2)}\n`;
 }
 
+/** The checkout a catalog was read from: its committed files, wherever FORGE_WORKSPACE or FORGE_EVIDENCE point a run's folders. */
+function layoutOfCatalog(catalog: Catalog): Layout {
+  return layoutOf(catalog.stages[0]?.root ?? ROOT);
+}
+
 export function generatedFiles(catalog: Catalog): GeneratedFile[] {
-  // The committed files, wherever FORGE_WORKSPACE or FORGE_EVIDENCE point a run's folders.
-  const layout = layoutOf(ROOT);
+  const layout = layoutOfCatalog(catalog);
   return [
-    ...exportedSchemas(),
+    ...exportedSchemas(layout),
     { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) },
     { file: join(layout.stages, "tsconfig.json"), content: stagesTsconfigFor(catalog) },
   ];
 }
 
-/** The generated files whose committed content is not what generation gives, as repository paths. */
+/** The generated files whose committed content is not what generation gives (line endings aside), as repository paths. */
 export function staleGenerated(catalog: Catalog): string[] {
+  const root = layoutOfCatalog(catalog).root;
   return generatedFiles(catalog)
-    .filter(({ file, content }) => !existsSync(file) || readFileSync(file, "utf8") !== content)
-    .map(({ file }) => repoPath(file));
+    .filter(({ file, content }) => !existsSync(file) || withLf(readFileSync(file, "utf8")) !== content)
+    .map(({ file }) => repoPath(file, root));
 }
