@@ -143,9 +143,11 @@ export function statusMarkdown(catalog: Catalog): string {
   });
   const passed = statuses.filter((status) => status.state === "passed").length;
   return [
+    // A blank line first: on GitHub the summary follows whatever vitest's own reporter wrote there.
+    "",
     "## Forge Lab",
     "",
-    `${passed} of ${catalog.stages.length} stages passed in this run.`,
+    `${passed} of ${catalog.stages.length} stages passed.`,
     "",
     "| stage | workspace module | last evidence | state | next step |",
     "|---|---|---|---|---|",

@@ -172,7 +172,7 @@ it(
     expect(states, `the job summary's states:\n${table}`).toEqual(
       Object.fromEntries(catalog.stages.map((stage) => [stage.nn, { "01": "passed", "02": "failing" }[stage.nn] ?? "not started"])),
     );
-    expect(table, "the job summary's count").toContain(`1 of ${catalog.stages.length} stages passed in this run.`);
+    expect(table, "the job summary's count").toContain(`\n## Forge Lab\n\n1 of ${catalog.stages.length} stages passed.\n`);
 
     // The same evidence, exported through the CLI for a CI dashboard.
     const ctrf = await lab(copy, ["export", "1", "--format", "ctrf", "--out", "-"]);
