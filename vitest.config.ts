@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 import { parseCLI } from "vitest/node";
 import { loadCatalog } from "./lab/catalog/catalog.js";
 import { ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
-import { EvidenceReporter } from "./lab/evidence/reporter.js";
+import { evidencePlugin } from "./lab/evidence/plugin.js";
 import { parseTarget, treeFor, UnknownTargetError, type Target } from "./lab/trees/trees.js";
 
 function targetFromEnvironment(): Target {
@@ -21,11 +21,13 @@ const catalog = loadCatalog();
 for (const problem of catalog.problems) console.warn(`warning: ${problem.file}: ${problem.message}`);
 const { filter } = parseCLI(["vitest", ...process.argv.slice(2)], { allowUnknownOptions: true });
 const projects = stagesMatching(catalog, filter).map((stage) => ({ stage, tree: treeFor(catalog, stage, target) }));
+// The evidence reporter rides on a plugin, not on `reporters`: `--reporter=junit` (or an editor's test
+// explorer) replaces that list, and would drop verification.json without a word.
+const evidence = evidencePlugin(new ProjectIndex(catalog, projects));
 
 export default defineConfig({
   test: {
-    projects: projects.map((project) => stageProject(catalog, project)),
-    reporters: ["default", new EvidenceReporter(new ProjectIndex(catalog, projects))],
+    projects: projects.map((project) => stageProject(catalog, project, [evidence])),
     // A learner file appearing or changing reruns the tests that may now find it.
     forceRerunTriggers:
       target === "workspace" ? [...configDefaults.forceRerunTriggers, "**/workspace/forge/**"] : configDefaults.forceRerunTriggers,

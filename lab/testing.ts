@@ -1,9 +1,10 @@
 // Test support shared by the stage tests and the lab's own tests: temporary folders that are removed
 // when the test ends, and a quick way to fill them.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { inject, onTestFinished } from "vitest";
+import { getCurrentTest } from "vitest/suite";
 import { dirs } from "./core/layout.js";
 import { findModule } from "./trees/trees.js";
 
@@ -46,5 +47,33 @@ export function writeTree(root: string, files: Readonly<Record<string, string | 
     const file = join(root, path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, content);
+  }
+}
+
+/** Why a test that needs a link to a file is skipped on a Windows account that may not create one. */
+export const WINDOWS_SYMLINK_REASON =
+  "this test needs a symbolic link to a file, which Windows lets an account create only with Developer Mode on (Settings, System, For developers) or as an administrator; the course's CI on Linux runs it";
+
+/**
+ * Makes a symbolic link, as `ln -s target path` does (a relative target is relative to the link's
+ * folder). On Windows a link to a folder is made as a junction, which needs no privilege (and takes an
+ * absolute target); a link to a file needs Developer Mode or an administrator, and without either the
+ * test is skipped with that reason, instead of failing for a cause that is not in the code under test.
+ */
+export function symlink(target: string, path: string, kind: "file" | "dir" = "file"): void {
+  if (process.platform !== "win32") {
+    symlinkSync(target, path);
+    return;
+  }
+  if (kind === "dir") {
+    symlinkSync(resolve(dirname(path), target), path, "junction");
+    return;
+  }
+  try {
+    symlinkSync(target, path, "file");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") throw error;
+    getCurrentTest()?.context.skip(WINDOWS_SYMLINK_REASON);
+    throw new Error(WINDOWS_SYMLINK_REASON);
   }
 }

@@ -9,6 +9,7 @@ import { BLOCK_NAMES, blockPattern, SCENARIO_LABELS, type BlockName } from "../l
 import { OPTION_LETTERS } from "../lab/catalog/names.js";
 import { COURSE_DATA_ID, STAGE_DATA_ID, type CourseData, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
+import { CI_EVIDENCE_NOTE } from "./client/selfcheck.js";
 import { stagePage, type StageContent } from "./content.js";
 
 export function escapeHtml(text: string): string {
@@ -137,6 +138,7 @@ export function selfCheckPanel(heading: string): string {
 <h3 id="selfcheck-title">${escapeHtml(heading)}</h3>
 <p class="privacy">The file is read only in this browser: nothing is uploaded. The self-check verifies the lab contract, not a certification: the file is a run of your own code in <code>workspace/</code> (not a copy of the reference), its counts add up, and every test of the stage's current suite passed.</p>
 <p class="privacy">What it cannot prove: that nobody edited the file by hand. Results a class can trust come from a CI run of your repository, not from a file on your machine.</p>
+<p class="privacy ci-note">${escapeHtml(CI_EVIDENCE_NOTE)}</p>
 <div class="dropzone" data-dropzone>
 <label class="file-label" for="verification-file">Choose <code>verification.json</code></label>
 <input type="file" id="verification-file" accept=".json,application/json" data-file>

@@ -3,7 +3,7 @@
 // Safe to run at any time; it reports what changed and what keeps a lesson from being generated.
 import { existsSync, readFileSync } from "node:fs";
 import type { Catalog } from "../catalog/catalog.js";
-import { writeFileAtomic } from "../core/files.js";
+import { withLf, writeFileAtomic } from "../core/files.js";
 import { repoPath } from "../core/layout.js";
 import { generatedFiles } from "./generated.js";
 import { syncBlocks } from "./lesson.js";
@@ -19,7 +19,8 @@ export function generate(catalog: Catalog, chosen: readonly string[] = []): Gene
   const updated: string[] = [];
   const problems: string[] = catalog.problems.map((problem) => `${problem.file}: ${problem.message}`);
   const update = (file: string, content: string) => {
-    if (existsSync(file) && readFileSync(file, "utf8") === content) return;
+    // A file that differs only in its line endings is left alone: .gitattributes gives it LF in the repository.
+    if (existsSync(file) && withLf(readFileSync(file, "utf8")) === withLf(content)) return;
     writeFileAtomic(file, content);
     updated.push(repoPath(file));
   };
@@ -27,7 +28,7 @@ export function generate(catalog: Catalog, chosen: readonly string[] = []): Gene
   for (const stage of catalog.stages) {
     if (chosen.length > 0 && !chosen.includes(stage.id)) continue;
     if (!stage.spec || !stage.contract || !existsSync(stage.readmePath)) continue;
-    const sync = syncBlocks(readFileSync(stage.readmePath, "utf8"), { stage, spec: stage.spec, contract: stage.contract });
+    const sync = syncBlocks(withLf(readFileSync(stage.readmePath, "utf8")), { stage, spec: stage.spec, contract: stage.contract });
     problems.push(...sync.problems.map((problem) => `${repoPath(stage.readmePath)}: ${problem}`));
     update(stage.readmePath, sync.text);
   }

@@ -3,13 +3,37 @@
 // repository type-checks the stage tests against the reference, layered as the stages are). `npm run
 // generate` writes them; verify fails when one is stale.
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
-import { layoutOf, repoPath, ROOT } from "../core/layout.js";
+import { withLf } from "../core/files.js";
+import { layoutOf, repoPath, ROOT, type Layout } from "../core/layout.js";
 import { exportedSchemas } from "./schemas.js";
 
 export interface GeneratedFile {
   readonly file: string;
   readonly content: string;
+}
+
+/**
+ * stages/tsconfig.json, for the editor only: the stage tests with `forge/tools/*` answered from the
+ * learner's workspace first, so "go to definition" opens their module; a module they have not written
+ * falls back to the reference, layered as the stages are. An editor uses the tsconfig.json nearest a file;
+ * `tsc -p tsconfig.json` (npm run typecheck, verify) never reads this one and keeps checking the tests
+ * against the reference alone.
+ */
+export function stagesTsconfigFor(catalog: Catalog): string {
+  const solutions = catalog.stages.map((stage) => `../${repoPath(stage.solutionDir, stage.root)}`);
+  const faulty = catalog.stages.map((stage) => `../${repoPath(stage.faultyDir, stage.root)}`);
+  const config = {
+    extends: "../tsconfig.json",
+    compilerOptions: {
+      paths: { "forge/tools/*": ["../workspace/forge/tools/*", ...solutions.map((dir) => `${dir}/forge/tools/*`)] },
+      rootDirs: [...solutions, ...faulty],
+    },
+    include: ["./**/*.ts"],
+    exclude: [],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
 }
 
 /** tsconfig.json with `forge/tools/*` mapped to every stage's reference, in stage order, and rootDirs to match. */
@@ -23,15 +47,24 @@ export function tsconfigFor(catalog: Catalog, current: string): string {
   return `${JSON.stringify({ ...config, compilerOptions }, null, 2)}\n`;
 }
 
-export function generatedFiles(catalog: Catalog): GeneratedFile[] {
-  // The committed files, wherever FORGE_WORKSPACE or FORGE_EVIDENCE point a run's folders.
-  const layout = layoutOf(ROOT);
-  return [...exportedSchemas(), { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) }];
+/** The checkout a catalog was read from: its committed files, wherever FORGE_WORKSPACE or FORGE_EVIDENCE point a run's folders. */
+function layoutOfCatalog(catalog: Catalog): Layout {
+  return layoutOf(catalog.stages[0]?.root ?? ROOT);
 }
 
-/** The generated files whose committed content is not what generation gives, as repository paths. */
+export function generatedFiles(catalog: Catalog): GeneratedFile[] {
+  const layout = layoutOfCatalog(catalog);
+  return [
+    ...exportedSchemas(layout),
+    { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) },
+    { file: join(layout.stages, "tsconfig.json"), content: stagesTsconfigFor(catalog) },
+  ];
+}
+
+/** The generated files whose committed content is not what generation gives (line endings aside), as repository paths. */
 export function staleGenerated(catalog: Catalog): string[] {
+  const root = layoutOfCatalog(catalog).root;
   return generatedFiles(catalog)
-    .filter(({ file, content }) => !existsSync(file) || readFileSync(file, "utf8") !== content)
-    .map(({ file }) => repoPath(file));
+    .filter(({ file, content }) => !existsSync(file) || withLf(readFileSync(file, "utf8")) !== content)
+    .map(({ file }) => repoPath(file, root));
 }

@@ -3,6 +3,7 @@
 // blocks render them into the README so it reads well on a code host, and `verify` fails when a block
 // is stale. The site swaps the same blocks for interactive widgets.
 import { experimentId, faultCommand, type Stage } from "../catalog/catalog.js";
+import { withLf } from "../core/files.js";
 import { evidenceFolder } from "../core/layout.js";
 import { OPTION_LETTERS } from "../catalog/names.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
@@ -163,7 +164,9 @@ export function syncBlocks(markdown: string, sources: LessonSources): BlockSync 
 
 /** Everything that keeps a lesson from being complete, as messages naming what to fix. */
 export function lessonProblems(markdown: string, sources: LessonSources): string[] {
-  const sync = syncBlocks(markdown, sources);
-  const stale = sync.problems.length === 0 && sync.text !== markdown ? ["generated blocks are stale: run `npm run generate`"] : [];
+  // A lesson checked out with CRLF endings is the same lesson: blocks are compared line endings aside.
+  const lf = withLf(markdown);
+  const sync = syncBlocks(lf, sources);
+  const stale = sync.problems.length === 0 && sync.text !== lf ? ["generated blocks are stale: run `npm run generate`"] : [];
   return [...headingProblems(markdown), ...sync.problems, ...stale];
 }

@@ -2,7 +2,7 @@
 // Editors use them to check stage.json and failure.json as you type; a lab test fails when one is stale.
 import { join } from "node:path";
 import { z } from "zod";
-import { layoutOf, ROOT } from "../core/layout.js";
+import { layoutOf, ROOT, type Layout } from "../core/layout.js";
 import { failureSchema } from "../catalog/failure-schema.js";
 import { stageSchema } from "../catalog/stage-schema.js";
 import { verificationSchema } from "../evidence/schema.js";
@@ -14,9 +14,8 @@ export interface ExportedSchema {
 
 const render = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
 
-export function exportedSchemas(): ExportedSchema[] {
-  // The committed files, wherever FORGE_EVIDENCE points the evidence of a run.
-  const dirs = layoutOf(ROOT);
+/** The schema files of a checkout (this one unless told): its committed files, wherever FORGE_EVIDENCE points a run's evidence. */
+export function exportedSchemas(dirs: Layout = layoutOf(ROOT)): ExportedSchema[] {
   return [
     {
       file: join(dirs.evidence, "verification.schema.json"),

@@ -75,7 +75,7 @@ rmSync(join(TEMPLATE, "node_modules"));
 function freshCopy(): string {
   const copy = mkdtempSync(join(tmpdir(), "forge-lab-scenario-"));
   cpSync(TEMPLATE, copy, { recursive: true });
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), process.platform === "win32" ? "junction" : "dir");
   mkdirSync(tools(copy), { recursive: true });
   writeFileSync(join(tools(copy), "registry.ts"), "// my registry, in progress\n");
   chmodSync(join(tools(copy), "registry.ts"), 0o600);

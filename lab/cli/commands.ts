@@ -5,8 +5,7 @@ import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
 import { ROOT, repoPath } from "../core/layout.js";
 import { colourEnvironment } from "../core/style.js";
-import { parseTarget, UnknownTargetError } from "../trees/trees.js";
-import { CommandError, catalog, confirm, terminal, parse, requireStage, UsageError, type Output } from "./shared.js";
+import { CommandError, catalog, confirm, terminal, parse, requireStage, targetOption, UsageError, type Output } from "./shared.js";
 
 // Each command loads what it needs when it runs: `status` or `hint` must not pay for vitest.
 
@@ -22,12 +21,14 @@ const STAGE_NAMES = "A stage can be named 4, 04, stage-04 or stage-04-approval-g
 const COMMAND_TABLE: Readonly<Record<string, Command>> = {
   status: {
     summary: "every stage: your module, your last evidence, its state and the next step",
-    usage: "status",
-    help: "Reads workspace/ and evidence/ only; changes nothing.",
+    usage: "status [--markdown]",
+    help: `Reads workspace/ and evidence/ only; changes nothing. --markdown prints the same states as a Markdown
+table, the job summary of the course's GitHub Actions workflow.`,
     run: async (args, stages, output) => {
-      parse("status", args, {});
-      const { printStatus } = await import("./status.js");
-      printStatus(stages, output);
+      const { values } = parse("status", args, { markdown: { type: "boolean" } });
+      const { printStatus, statusMarkdown } = await import("./status.js");
+      if (values.markdown) output.out(statusMarkdown(stages));
+      else printStatus(stages, output);
       return 0;
     },
   },
@@ -105,28 +106,76 @@ Example: npm run lab -- hint 2`,
     },
   },
   test: {
-    summary: "run a stage's tests, as npm test does; --previous adds the earlier stages",
-    usage: "test <stage> [--target workspace|solution|faulty|start] [--watch] [--previous]",
+    summary: "run a stage's tests, as npm test does; --previous adds the earlier stages; --all every stage you started",
+    usage: "test <stage> [--target workspace|solution|faulty|start] [--watch] [--previous] | test --all",
     help: `Runs once unless --watch. --previous also runs every earlier stage's tests, so a change that breaks
-an earlier stage shows at once. ${STAGE_NAMES}
-Example: npm run lab -- test 5 --previous`,
-    run: async (args, stages) => {
+an earlier stage shows at once. --target picks the tree (workspace, your code, is the default).
+--all runs the tests of every stage whose module exists in workspace/, against your code: what the
+course's GitHub Actions workflow runs on every push. ${STAGE_NAMES}
+Examples: npm run lab -- test 5 --previous
+          npm run lab -- test 4 --target solution
+          npm run lab -- test --all`,
+    run: async (args, stages, output) => {
       const { positionals, values } = parse("test", args, {
         target: { type: "string" },
         watch: { type: "boolean" },
         previous: { type: "boolean" },
+        all: { type: "boolean" },
       });
-      const stage = requireStage(stages, positionals[0]);
-      let target: string;
-      try {
-        target = parseTarget(values.target);
-      } catch (error) {
-        if (error instanceof UnknownTargetError) throw new UsageError(error.message.replace(/^FORGE_TARGET/, "--target"));
-        throw error;
+      if (values.all) {
+        if (positionals.length > 0 || values.previous || values.target !== undefined) {
+          throw new UsageError("--all runs every stage you started, against workspace/: give it no stage, --previous or --target");
+        }
+        const { startedStages } = await import("./status.js");
+        const started = startedStages(stages);
+        if (started.length === 0) {
+          output.out("No stage has its module in workspace/ yet, so there is nothing to test: npm run lab -- status says where to start.");
+          return 0;
+        }
+        output.out(`Testing ${started.map((stage) => stage.id).join(", ")} against workspace/.`);
+        return runVitest([values.watch ? "watch" : "run", ...started.map((stage) => `stages/${stage.id}/`)], { FORGE_TARGET: "workspace" });
       }
+      const stage = requireStage(stages, positionals[0]);
+      const target = targetOption(values.target);
       const chosen = values.previous ? stages.stages.filter((other) => other.number <= stage.number) : [stage];
       const filters = chosen.map((other) => `stages/${other.id}/`);
       return runVitest([values.watch ? "watch" : "run", ...filters], { FORGE_TARGET: target });
+    },
+  },
+  export: {
+    summary: "convert a stage's verification.json to CTRF or JUnit XML, the formats CI dashboards read",
+    usage: "export <stage> --format ctrf|junit [--target workspace|solution|faulty|start] [--out <file>]",
+    help: `Reads the stage's evidence (your own run unless --target names another tree) and writes it as CTRF
+JSON (checked with the ctrf package's validator) or JUnit XML, beside the evidence unless --out names
+the file (--out - prints it). Every test keeps its name, status, duration and failure message; a test
+file that did not load becomes a failed entry named after its file. ${STAGE_NAMES}
+Example: npm run lab -- export 4 --format junit`,
+    run: async (args, stages, output) => {
+      const { positionals, values } = parse("export", args, {
+        format: { type: "string" },
+        target: { type: "string" },
+        out: { type: "string" },
+      });
+      const stage = requireStage(stages, positionals[0]);
+      const { exportStage } = await import("./export.js");
+      return exportStage(stage, { format: values.format, target: values.target, out: values.out }, output);
+    },
+  },
+  class: {
+    summary: "for instructors: a class report (HTML and CSV) from many learners' evidence folders or artifact zips",
+    usage: "class <folder> [--out <folder>]",
+    help: `<folder> holds one entry per learner: a folder (their evidence/, or an artifact unpacked) or the
+artifact .zip downloaded from their forge-lab workflow run (gh run download, or the run's page). Writes
+class-report.html (learners × stages, each cell the course site's self-check verdict, CI runs marked,
+sortable, works opened from disk) and class-report.csv into <folder>, or into --out. Nothing is
+extracted: zip entries are read in memory, and every file is size-checked before it is read.
+Example: npm run lab -- class ~/classes/spring`,
+    run: async (args, _stages, output) => {
+      const { positionals, values } = parse("class", args, { out: { type: "string" } });
+      const [folder] = positionals;
+      if (folder === undefined || positionals.length > 1) throw new UsageError("give one folder: class <folder>");
+      const { classReport } = await import("./class.js");
+      return classReport(folder, values.out, output);
     },
   },
   verify: {
@@ -144,13 +193,15 @@ Example: npm run lab -- test 5 --previous`,
     },
   },
   doctor: {
-    summary: "check this machine before a class: Node, dependencies, write access, Chromium",
+    summary: "check this machine before a class: Node, dependencies, write access, the editor's settings, Chromium",
     usage: "doctor",
-    help: "Changes nothing except a probe file it creates and removes in workspace/ and evidence/.",
+    help: `Changes nothing except a probe file it creates and removes in workspace/ and evidence/. Says which
+browser the site's tests will use, and starts it once: CHROME_PATH, then Chromium or Chrome on PATH or
+in its usual folder, then Playwright's browsers, then (Linux x64) the one @sparticuz/chromium ships.`,
     run: async (args, _stages, output) => {
       parse("doctor", args, {});
       const { diagnose, printDoctor } = await import("./doctor.js");
-      return printDoctor(diagnose(), output) ? 0 : 1;
+      return printDoctor(await diagnose(), output) ? 0 : 1;
     },
   },
   new: {

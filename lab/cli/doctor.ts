@@ -1,7 +1,9 @@
 // `lab doctor`: checks a machine before a class, and says what to do about each problem.
-import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import semver from "semver";
+import { findBrowser, launchOptions, type BrowserLookup } from "../core/browser.js";
 import { dirs, ROOT } from "../core/layout.js";
 import type { Output } from "./shared.js";
 
@@ -11,7 +13,39 @@ export interface Finding {
   readonly detail: string;
 }
 
-const MINIMUM_NODE = [20, 19] as const;
+/** The Node.js versions package.json's `engines` allows, e.g. ">=20.19". */
+function supportedNode(): string {
+  const manifest = JSON.parse(readFileSync(dirs.packageJson, "utf8")) as { engines?: { node?: string } };
+  return manifest.engines?.node ?? "*";
+}
+
+/** Whether a Node.js version is one `engines` allows, and what to do when it is not. */
+export function checkNode(version: string, range: string): Finding {
+  const ok = semver.satisfies(version, range);
+  return {
+    ok,
+    check: `Node.js ${version}`,
+    detail: ok
+      ? `supported (package.json engines: ${range})`
+      : `package.json engines asks for ${range}: install a current Node.js 20 or 22`,
+  };
+}
+
+/** Finds the browser and starts it once, so "found" means it runs here. */
+async function checkBrowser(lookup: BrowserLookup): Promise<Finding> {
+  const check = "Chromium for the site's browser tests";
+  if (!lookup.found) return { ok: false, check, detail: `${lookup.reason}; only npm run verify needs it` };
+  try {
+    const { chromium } = await import("playwright-core");
+    const browser = await chromium.launch(launchOptions(lookup.found));
+    const version = browser.version();
+    await browser.close();
+    return { ok: true, check, detail: `${lookup.found.description}, version ${version}` };
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+    return { ok: false, check, detail: `${lookup.found.description} was found but does not start: ${reason}` };
+  }
+}
 
 function canWrite(folder: string): boolean {
   try {
@@ -26,9 +60,7 @@ function canWrite(folder: string): boolean {
   }
 }
 
-export function diagnose(chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"): Finding[] {
-  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-  const nodeOk = major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1]);
+export async function diagnose(lookup: BrowserLookup = findBrowser()): Promise<Finding[]> {
   const require = createRequire(join(ROOT, "package.json"));
   const missing = ["vitest", "tsx", "zod", "typescript", "playwright-core"].filter((name) => {
     try {
@@ -39,11 +71,7 @@ export function diagnose(chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chrom
     }
   });
   return [
-    {
-      ok: nodeOk,
-      check: `Node.js ${process.versions.node}`,
-      detail: nodeOk ? "supported" : `needs ${MINIMUM_NODE.join(".")} or newer: install a current Node.js 20 or 22`,
-    },
+    checkNode(process.versions.node, supportedNode()),
     {
       ok: missing.length === 0,
       check: "dependencies",
@@ -60,12 +88,13 @@ export function diagnose(chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chrom
       detail: canWrite(dirs.evidence) ? "yes" : "no: test runs cannot record their results; check the folder's permissions",
     },
     {
-      ok: existsSync(chromium),
-      check: "Chromium for the site's browser tests",
-      detail: existsSync(chromium)
-        ? chromium
-        : `not found at ${chromium}: install it (Debian/Ubuntu: apt-get install -y chromium) or set CHROMIUM_PATH; only npm run verify needs it`,
+      ok: existsSync(join(dirs.workspace, "tsconfig.json")),
+      check: "workspace/tsconfig.json",
+      detail: existsSync(join(dirs.workspace, "tsconfig.json"))
+        ? "present: your editor checks workspace/ with the settings the tests use"
+        : "missing: the tests type-check your code with it; bring it back with git checkout -- workspace/tsconfig.json",
     },
+    await checkBrowser(lookup),
   ];
 }
 

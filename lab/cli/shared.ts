@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog/catalog.js";
 import { readFileState } from "../core/files.js";
 import { ROOT } from "../core/layout.js";
+import { parseTarget, UnknownTargetError, type Target } from "../trees/trees.js";
 
 /** A mistake in how a command was called: exit status 2, with the valid choices named. */
 export class UsageError extends Error {
@@ -80,5 +81,15 @@ export async function confirm(question: string): Promise<boolean> {
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     prompt.close();
+  }
+}
+
+/** A --target option: one of the four trees (workspace when absent); anything else is a usage error naming them. */
+export function targetOption(value: string | undefined): Target {
+  try {
+    return parseTarget(value);
+  } catch (error) {
+    if (error instanceof UnknownTargetError) throw new UsageError(error.message.replace(/^FORGE_TARGET/, "--target"));
+    throw error;
   }
 }

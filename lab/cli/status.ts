@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Catalog, Stage } from "../catalog/catalog.js";
 import { evidenceFile } from "../evidence/build.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
-import { verificationSchema, type Verification } from "../evidence/schema.js";
+import { readVerification, type Verification } from "../evidence/schema.js";
 import { readFileState } from "../core/files.js";
 import { sha256, type Output } from "./shared.js";
 
@@ -33,8 +33,8 @@ function readEvidence(stage: Stage): Verification | "none" | "unreadable" {
   if (state.kind === "missing") return "none";
   if (state.kind === "other") return "unreadable";
   try {
-    const parsed = verificationSchema.safeParse(JSON.parse(state.bytes.toString("utf8")));
-    return parsed.success ? parsed.data : "unreadable";
+    const read = readVerification(JSON.parse(state.bytes.toString("utf8")));
+    return read.ok ? read.verification : "unreadable";
   } catch {
     return "unreadable";
   }
@@ -110,6 +110,52 @@ export function stageStatus(stage: Stage): StageStatus {
     state: "failing",
     next: `fix the ${failed} failing test(s) or test file(s), then rerun ${run} (hints: npm run lab -- hint ${stage.nn})`,
   };
+}
+
+/** The stages whose module (any of them) is in workspace/: what `lab test --all` runs. */
+export function startedStages(catalog: Catalog): Stage[] {
+  return catalog.stages.filter((stage) => stageStatus(stage).modules.some((module) => module.present));
+}
+
+/** A table cell of Markdown: a pipe or a line break in a value must not break the table. */
+function cell(text: string): string {
+  return text
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[<>]/g, (char) => (char === "<" ? "&lt;" : "&gt;"));
+}
+
+/**
+ * The same states as `lab status`, as a Markdown table: the job summary of the learner's workflow on
+ * GitHub Actions (`npm run --silent lab -- status --markdown >> "$GITHUB_STEP_SUMMARY"`).
+ */
+export function statusMarkdown(catalog: Catalog): string {
+  const statuses = catalog.stages.map(stageStatus);
+  const rows = statuses.map((status) => {
+    const { stage } = status;
+    const modules = status.modules.map((module) => `\`${module.name}.ts\` ${module.present ? "✔" : "·"}`).join(" ");
+    const evidence =
+      status.evidence === "none"
+        ? "none"
+        : `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
+    return `| ${cell(`${stage.nn} ${stage.slug}`)} | ${modules} | ${cell(evidence)} | **${cell(status.state)}** | ${cell(status.next)} |`;
+  });
+  const passed = statuses.filter((status) => status.state === "passed").length;
+  return [
+    // A blank line first: on GitHub the summary follows whatever vitest's own reporter wrote there.
+    "",
+    "## Forge Lab",
+    "",
+    `${passed} of ${catalog.stages.length} stages passed.`,
+    "",
+    "| stage | workspace module | last evidence | state | next step |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+    "The evidence of this run is the artifact `forge-lab-evidence`: each stage's `verification.json` records this run's URL and commit.",
+    "",
+  ].join("\n");
 }
 
 export function printStatus(catalog: Catalog, output: Output): void {

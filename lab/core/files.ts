@@ -3,6 +3,14 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
+/**
+ * The text with every CRLF and lone CR turned into LF. Line endings are not content: a checkout with
+ * CRLF endings holds the same lessons, schemas and modules, and every comparison of text goes through here.
+ */
+export function withLf(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
 export interface AtomicOptions {
   /** Permission bits of the file; 0o644 unless told. */
   readonly mode?: number;

@@ -22,6 +22,8 @@ export interface RunFacts {
   readonly generatedAt: Date;
   readonly tools: Verification["tools"];
   readonly git: Verification["git"];
+  /** The GitHub Actions run that wrote the file; null for any other run. */
+  readonly run: Verification["run"];
   readonly sources: Verification["sources"];
   readonly tests: readonly TestResult[];
   readonly loadErrors: readonly LoadError[];
@@ -63,6 +65,7 @@ export function buildVerification(facts: RunFacts): Verification {
     summary,
     acceptance,
     contract: facts.target === "faulty" && facts.contract ? evaluateContract(facts.contract, facts.tests, facts.loadErrors) : null,
+    run: facts.run,
   });
 }
 

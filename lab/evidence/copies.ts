@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import type { Stage } from "../catalog/catalog.js";
+import { withLf } from "../core/files.js";
 import { moduleFile } from "../core/layout.js";
 
 export type CopyKind = "reference" | "faulty";
@@ -16,11 +17,6 @@ export interface KnownCopy {
 }
 
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
-
-/** The text with every CRLF and lone CR turned into LF. */
-export function withLf(text: string): string {
-  return text.replace(/\r\n?/g, "\n");
-}
 
 /** SHA-256 of a file's text after normalizing its line endings. */
 export function lfHash(bytes: Uint8Array): string {

@@ -1,5 +1,6 @@
 // A vitest reporter that turns each stage's results into verification.json, after every run (also every
-// rerun in watch mode). It sits beside whatever reporters vitest was given and prints nothing itself.
+// rerun in watch mode). It prints nothing itself, and the lab's plugin (plugin.ts) adds it beside whatever
+// reporters vitest was given, so `--reporter=junit` or an editor's own reporter never drops the evidence.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { findModule } from "../trees/trees.js";
 import type { ProjectIndex, StageProject } from "../vitest/projects.js";
 import { buildVerification, evidenceFile, writeEvidence } from "./build.js";
 import { resultsOf, type Results } from "./results.js";
+import { ciRun } from "./run.js";
 import type { Target, Verification } from "./schema.js";
 
 /** The checkout's commit and whether it has changes; null outside a git checkout or without git. */
@@ -36,10 +38,16 @@ export interface RunContext {
   readonly generatedAt: Date;
   readonly tools: Verification["tools"];
   readonly git: Verification["git"];
+  readonly run: Verification["run"];
 }
 
 export function runContext(vitestVersion: string, git: Verification["git"] = null): RunContext {
-  return { generatedAt: new Date(), tools: { node: process.version, vitest: vitestVersion, forgeLab: packageVersion() }, git };
+  return {
+    generatedAt: new Date(),
+    tools: { node: process.version, vitest: vitestVersion, forgeLab: packageVersion() },
+    git,
+    run: ciRun(),
+  };
 }
 
 /** The stage's test files and every module its tree provides for this stage and the ones before. */

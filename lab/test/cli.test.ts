@@ -7,6 +7,7 @@ import { loadCatalog } from "../catalog/catalog.js";
 import { layoutOf } from "../core/layout.js";
 import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
+import { checkNode } from "../cli/doctor.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
@@ -118,7 +119,9 @@ it("exits 2 for an unknown stage, command or target, naming the valid ones", asy
   expect(stage.stderr).toContain('"stage-99" is not a stage. Stages: stage-01-capability-registry, stage-02-workspace-path-policy');
   const command = await labHere(["teleport"]);
   expect(command.status).toBe(2);
-  expect(command.stderr).toContain('"teleport" is not a command. Commands: status, start, restore, fault, hint, test, verify, doctor, new');
+  expect(command.stderr).toContain(
+    '"teleport" is not a command. Commands: status, start, restore, fault, hint, test, export, class, verify, doctor, new',
+  );
   const target = await labHere(["test", "1", "--target", "reference"]);
   expect(target.status).toBe(2);
   expect(target.stderr).toContain('--target="reference" is not a target. Use one of: workspace, solution, faulty, start');
@@ -130,7 +133,7 @@ it("exits 2 for an unknown stage, command or target, naming the valid ones", asy
 it("answers --help for every command with its usage and an example where it takes a stage", async () => {
   const overview = await labHere(["--help"]);
   expect(overview.status).toBe(0);
-  for (const command of ["status", "start", "restore", "fault", "hint", "test", "verify", "doctor", "new"]) {
+  for (const command of ["status", "start", "restore", "fault", "hint", "test", "export", "class", "verify", "doctor", "new"]) {
     expect(overview.stdout, command).toContain(`  ${command}`);
     const help = await labHere([command, "--help"]);
     expect(help.status, command).toBe(0);
@@ -237,4 +240,31 @@ it.concurrent("new scaffolds a stage whose files are all valid, and verify lists
   expect(again.stderr).toContain("stage 12 exists already: stage-12-sandbox-profile");
   const badSlug = await lab(copy, ["new", "13", "Not A Slug"]);
   expect(badSlug.stderr).toContain('"Not A Slug" is not a slug');
+});
+
+it("checks the Node.js version against package.json's engines range with semver", () => {
+  const verdicts = Object.fromEntries(
+    ["20.18.3", "20.19.0", "22.12.0", "24.0.0-pre", "18.20.4"].map((version) => [version, checkNode(version, ">=20.19").ok]),
+  );
+  expect(verdicts, "supported by >=20.19, by version").toEqual({
+    "20.18.3": false,
+    "20.19.0": true,
+    "22.12.0": true,
+    "24.0.0-pre": false,
+    "18.20.4": false,
+  });
+  expect(checkNode("20.18.3", ">=20.19").detail, "what doctor says of an old Node").toBe(
+    "package.json engines asks for >=20.19: install a current Node.js 20 or 22",
+  );
+});
+
+it("refuses test --all with a stage or a target, and export without a format", async () => {
+  const all = await labHere(["test", "--all", "4"]);
+  expect(`${all.status} ${all.stderr}`, "test --all 4").toBe(
+    "2 --all runs every stage you started, against workspace/: give it no stage, --previous or --target",
+  );
+  const format = await labHere(["export", "4"]);
+  expect(`${format.status} ${format.stderr}`, "export without --format").toBe("2 name a format: --format ctrf or --format junit");
+  const unknown = await labHere(["export", "4", "--format", "xml"]);
+  expect(`${unknown.status} ${unknown.stderr}`, "export --format xml").toBe('2 "xml" is not a format: use ctrf or junit');
 });

@@ -7,7 +7,8 @@ import { buildVerification, evidenceFile, type RunFacts } from "../evidence/buil
 import { writeFileAtomic } from "../core/files.js";
 import { dirs } from "../core/layout.js";
 import { exportedSchemas } from "../authoring/schemas.js";
-import type { TestResult } from "../evidence/schema.js";
+import { readVerification, type TestResult } from "../evidence/schema.js";
+import { ciRun } from "../evidence/run.js";
 import { temporaryFolder } from "../testing.js";
 
 const stage = { id: "stage-01-capability-registry", nn: "01", slug: "capability-registry" };
@@ -24,6 +25,7 @@ const facts = (overrides: Partial<RunFacts> = {}): RunFacts => ({
   generatedAt: new Date("2026-01-02T03:04:05.000Z"),
   tools: { node: "v20.0.0", vitest: "4.1.0", forgeLab: "0.1.0" },
   git: { commit: "a".repeat(40), dirty: false },
+  run: null,
   sources: [{ path: "workspace/forge/tools/registry.ts", sha256: "b".repeat(64) }],
   tests: [test("passed")],
   loadErrors: [],
@@ -57,7 +59,7 @@ it("records a stage whose own module is missing as pending, not failed: nobody s
 it("records the counts, the experiment id and the schema version", () => {
   const record = buildVerification(facts({ tests: [test("passed"), test("failed"), test("skipped")] }));
   expect(record).toMatchObject({
-    schemaVersion: 1,
+    schemaVersion: 2,
     experimentId: "tools-sandbox-side-effects-01-capability-registry",
     summary: { total: 3, passed: 1, failed: 1, skipped: 1, loadErrors: 0 },
     contract: null,
@@ -94,6 +96,62 @@ it("produces evidence that the committed JSON Schema accepts, and the schema rej
   const validate = ajv.compile(schema as object);
   const record = buildVerification(facts({ tests: [test("passed"), test("failed")] }));
   expect(validate(JSON.parse(JSON.stringify(record))), JSON.stringify(validate.errors)).toBe(true);
-  expect(validate({ ...record, schemaVersion: 2 })).toBe(false);
+  expect(validate({ ...record, schemaVersion: 1 }), "the exported schema is version 2's").toBe(false);
+  expect(validate({ ...record, run: { ...GITHUB_RUN, url: "javascript:alert(1)" } }), "a run URL that is not a run's").toBe(false);
   expect(validate({ ...record, acceptance: "certified" })).toBe(false);
+});
+
+/** The variables a GitHub-hosted runner sets, as a job on a push sees them. */
+const GITHUB_ENV = {
+  GITHUB_ACTIONS: "true",
+  GITHUB_SERVER_URL: "https://github.com",
+  GITHUB_REPOSITORY: "ada/forge-lab",
+  GITHUB_RUN_ID: "987654321",
+  GITHUB_RUN_ATTEMPT: "2",
+  GITHUB_WORKFLOW: "forge-lab",
+  GITHUB_EVENT_NAME: "push",
+  GITHUB_REF: "refs/heads/main",
+  GITHUB_SHA: "c".repeat(40),
+  RUNNER_OS: "Linux",
+  RUNNER_ARCH: "X64",
+  RUNNER_NAME: "GitHub Actions 12",
+  RUNNER_ENVIRONMENT: "github-hosted",
+};
+const GITHUB_RUN = {
+  provider: "github-actions",
+  url: "https://github.com/ada/forge-lab/actions/runs/987654321",
+  repository: "ada/forge-lab",
+  runId: "987654321",
+  runAttempt: 2,
+  workflow: "forge-lab",
+  event: "push",
+  ref: "refs/heads/main",
+  commit: "c".repeat(40),
+  runner: { os: "Linux", arch: "X64", name: "GitHub Actions 12", environment: "github-hosted" },
+} as const;
+
+it("records the GitHub Actions run from the runner's variables, and nothing anywhere else", () => {
+  expect(ciRun(GITHUB_ENV), "the run recorded on a GitHub-hosted runner").toEqual(GITHUB_RUN);
+  expect(ciRun({}), "the run recorded on a machine that is not a runner").toBeNull();
+  expect(ciRun({ ...GITHUB_ENV, GITHUB_ACTIONS: "1" }), "GITHUB_ACTIONS must be exactly true").toBeNull();
+  const { GITHUB_RUN_ID: _id, ...withoutRunId } = GITHUB_ENV;
+  expect(ciRun(withoutRunId), "a runner whose variables do not name a run").toBeNull();
+  expect(ciRun({ ...GITHUB_ENV, RUNNER_ENVIRONMENT: "self-hosted" })?.runner.environment, "a self-hosted runner is named so").toBe(
+    "self-hosted",
+  );
+  expect(ciRun({ ...GITHUB_ENV, RUNNER_ENVIRONMENT: "my laptop" })?.runner.environment, "an unknown runner kind").toBe("unknown");
+  expect(buildVerification(facts({ run: ciRun(GITHUB_ENV) })).run, "the run as verification.json records it").toEqual(GITHUB_RUN);
+});
+
+it("reads a version 1 file as version 2 with no run, and refuses a version it does not know", () => {
+  const { run: _run, ...current } = buildVerification(facts());
+  const v1 = { ...current, schemaVersion: 1 };
+  const read = readVerification(JSON.parse(JSON.stringify(v1)));
+  expect(read.ok && read.version, "the version a version 1 file is read as").toBe(1);
+  expect(read.ok && read.verification, "a version 1 file after migration").toEqual({ ...current, schemaVersion: 2, run: null });
+  const withRun = readVerification({ ...v1, run: GITHUB_RUN });
+  expect(withRun.ok ? "accepted" : withRun.issues.map((issue) => issue.message).join("; "), "a version 1 file cannot carry a run").toMatch(
+    /run/,
+  );
+  expect(readVerification({ ...v1, schemaVersion: 3 }).ok, "schema version 3").toBe(false);
 });

@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, it, type TestContext } from "vitest";
 import { ROOT } from "../core/layout.js";
+import { npmCommand } from "../core/npm.js";
 import { verificationSchema, type Verification } from "../evidence/schema.js";
 import { workspaceTsconfigPath } from "../vitest/typecheck.js";
 import { temporaryFolder } from "../testing.js";
@@ -14,7 +15,7 @@ import { temporaryFolder } from "../testing.js";
 interface Run {
   readonly status: number;
   readonly output: string;
-  readonly evidence: (file?: string) => Verification;
+  readonly evidence: (file?: string, folder?: string) => Verification;
   readonly workspace: string;
 }
 
@@ -32,10 +33,11 @@ function npmTest(
   for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(workspace, "forge", "tools", name), content);
   // The child is a vitest of its own: none of this worker's vitest variables may leak into it.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "TEST"));
+  const [command, commandArgs] = npmCommand(["test", "--silent", "--", ...args]);
   return new Promise((resolve) => {
     execFile(
-      "npm",
-      ["test", "--silent", "--", ...args],
+      command,
+      commandArgs,
       {
         cwd: ROOT,
         env: { ...env, CI: "true", NO_COLOR: "1", FORGE_WORKSPACE: workspace, FORGE_EVIDENCE: evidence, ...options.env },
@@ -43,10 +45,8 @@ function npmTest(
       },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        const read = (file = "verification.json") =>
-          verificationSchema.parse(
-            JSON.parse(readFileSync(join(evidence, "tools-sandbox-side-effects", "01-capability-registry", file), "utf8")),
-          );
+        const read = (file = "verification.json", folder = "01-capability-registry") =>
+          verificationSchema.parse(JSON.parse(readFileSync(join(evidence, "tools-sandbox-side-effects", folder, file), "utf8")));
         resolve({ status, output: `${stdout}\n${stderr}`, evidence: read, workspace });
       },
     );
@@ -142,4 +142,22 @@ it.concurrent("names an earlier stage's module that a learner file imports but h
     /ModuleNotWritten: forge\/tools\/atomic is not written yet: create \S*forge\/tools\/atomic\.ts \(explained in stages\/stage-05-atomic-write\/README\.md, section "Worked example"\)\. It belongs to stage-05-atomic-write, an earlier stage\./,
   );
   expect(run.output).not.toContain("TypeScriptError");
+});
+
+it.concurrent("keeps writing the evidence when --reporter=junit and github-actions replace vitest's reporters", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  const junit = join(temporaryFolder({ onFinished: context.onTestFinished }), "junit.xml");
+  const run = await npmTest(context, ["stage-04", "--run", "--reporter=junit", `--outputFile=${junit}`, "--reporter=github-actions"], {
+    env: { FORGE_TARGET: "faulty" },
+  });
+  expect(run.status, "exit status of a faulty run").toBe(1);
+  const evidence = run.evidence("verification.faulty.json", "04-approval-gate");
+  expect(evidence.contract?.reproduced, "the fault contract, as the evidence written beside junit records it").toBe(true);
+  const xml = readFileSync(junit, "utf8");
+  const junitCases = [...xml.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((match) => match[1]);
+  expect(junitCases.length, "test cases in the JUnit file").toBe(evidence.summary.total);
+  const failed = evidence.tests.filter((test) => test.status === "failed").map((test) => test.name);
+  expect(failed, "failed tests in the evidence").toContain(evidence.contract?.targetTest);
+  for (const name of failed) expect(run.output, "the github-actions reporter's annotation for a failed test").toContain(`> ${name},line=`);
 });

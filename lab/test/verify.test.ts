@@ -34,6 +34,7 @@ function run(target: Target, tests: readonly TestResult[], loadErrors: readonly 
     generatedAt: new Date(),
     tools: { node: "v20", vitest: "4", forgeLab: "0" },
     git: null,
+    run: null,
     sources: [],
     tests,
     loadErrors,

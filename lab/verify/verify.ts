@@ -14,7 +14,8 @@ import { staleGenerated } from "../authoring/generated.js";
 import { placeholders } from "../authoring/scaffold.js";
 import { faultHunks } from "../catalog/fault-patch.js";
 import { ProjectIndex, projectName, stageProject, type StageProject, type Suite } from "../vitest/projects.js";
-import { EvidenceReporter, recordRun, runContext } from "../evidence/reporter.js";
+import { evidencePlugin } from "../evidence/plugin.js";
+import { recordRun, runContext } from "../evidence/reporter.js";
 import { resultsOf, toTestResult } from "../evidence/results.js";
 import type { Verification } from "../evidence/schema.js";
 import { treeFor } from "../trees/trees.js";
@@ -220,8 +221,8 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const projects: StageProject[] = stages.flatMap((stage) =>
     VERIFY_TARGETS.map((target) => ({ stage, tree: treeFor(catalog, stage, target) })),
   );
-  // The reporter writes each run's evidence file; the judgement below reads vitest's results itself.
-  const reporter = new EvidenceReporter(new ProjectIndex(catalog, projects));
+  // The evidence plugin writes each run's evidence file; the judgement below reads vitest's results itself.
+  const evidence = evidencePlugin(new ProjectIndex(catalog, projects));
 
   let typecheckSeconds = 0;
   // The repository, and the site's browser code with the DOM types it alone may use.
@@ -242,8 +243,13 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const progress = options.onProjectEnd;
   const vitest = await createVitest(
     "test",
-    { watch: false, config: false, root: ROOT, reporters: [reporter, ...(progress ? [projectProgress(progress)] : [])] },
-    { test: { projects: [...projects.map((project) => stageProject(catalog, project)), ...SUITES.map((suite) => suite.project)] } },
+    // A reporter that says nothing when no progress is asked for: verify prints its own table.
+    { watch: false, config: false, root: ROOT, reporters: [progress ? projectProgress(progress) : {}] },
+    {
+      test: {
+        projects: [...projects.map((project) => stageProject(catalog, project, [evidence])), ...SUITES.map((suite) => suite.project)],
+      },
+    },
   );
   let modules: TestModule[] = [];
   try {

@@ -1,5 +1,6 @@
 // One vitest project per (stage, tree): the stage's test files with the resolver of that tree. `npm test`
 // builds one target's projects; `verify` builds several targets' in the same process.
+import type { Plugin } from "vite";
 import type { TestProjectInlineConfiguration } from "vitest/config";
 import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
 import { ROOT, repoPath } from "../core/layout.js";
@@ -17,10 +18,11 @@ export function projectName({ stage, tree }: StageProject): string {
   return `stage-${stage.nn}:${tree.name}`;
 }
 
-export function stageProject(catalog: Catalog, project: StageProject): TestProjectInlineConfiguration {
+/** The project of a (stage, tree); `plugins` adds more (the evidence plugin, for runs that record evidence). */
+export function stageProject(catalog: Catalog, project: StageProject, plugins: readonly Plugin[] = []): TestProjectInlineConfiguration {
   const { stage, tree } = project;
   return {
-    plugins: [forgeLayers({ stage, tree, owners: moduleOwners(catalog) })],
+    plugins: [forgeLayers({ stage, tree, owners: moduleOwners(catalog) }), ...plugins],
     test: {
       // A test that starts a child process needs the file behind a module: see lab/testing.ts.
       provide: { forgeLayers: [...tree.layers] },

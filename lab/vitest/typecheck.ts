@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { readFileState, writeFileAtomic } from "../core/files.js";
-import { MODULE_DIR, ROOT, dirs } from "../core/layout.js";
+import { layoutOf, MODULE_DIR, ROOT, dirs, repoPath } from "../core/layout.js";
 
 export interface Diagnostic {
   /** Absolute path of the file. */
@@ -40,23 +40,33 @@ export function isSyntaxError(diagnostic: Diagnostic): boolean {
   return /^TS1\d{3}$/.test(diagnostic.code);
 }
 
-/** One file per workspace folder, so two runs on different workspaces never share it. */
+/** The committed workspace/tsconfig.json: the one home of the settings the learner's code is checked with. */
+export const WORKSPACE_TSCONFIG = join(layoutOf(ROOT).workspace, "tsconfig.json");
+
+/** One file per moved workspace folder (FORGE_WORKSPACE), so two runs on different workspaces never share it. */
 export function workspaceTsconfigPath(workspace: string): string {
+  if (workspace === layoutOf(ROOT).workspace) return WORKSPACE_TSCONFIG;
   const id = createHash("sha256").update(workspace).digest("hex").slice(0, 12);
   return join(dirs.cache, `tsconfig.workspace-${id}.json`);
 }
 
 /**
- * The learner's tsconfig, generated because the workspace ships with nothing but a README: the
- * repository's strict settings, with none of the path mappings that point at the reference solutions.
+ * The project the learner's code is type-checked with: workspace/tsconfig.json itself, exactly what the
+ * learner's editor uses. A workspace moved elsewhere (FORGE_WORKSPACE, as the lab's own tests do) gets a
+ * file that extends it and only points `include` at the moved folder.
  */
 function workspaceTsconfig(workspace: string): string {
+  if (!existsSync(WORKSPACE_TSCONFIG)) {
+    throw new Error(
+      `${repoPath(WORKSPACE_TSCONFIG)} is missing: the tests type-check your code with it. Bring it back with git checkout -- ${repoPath(WORKSPACE_TSCONFIG)}`,
+    );
+  }
   const file = workspaceTsconfigPath(workspace);
+  if (file === WORKSPACE_TSCONFIG) return file;
   const config = {
-    extends: dirs.tsconfig,
-    compilerOptions: { paths: {}, rootDirs: [], typeRoots: [join(ROOT, "node_modules", "@types")] },
+    extends: WORKSPACE_TSCONFIG,
+    compilerOptions: { typeRoots: [join(ROOT, "node_modules", "@types")] },
     include: [join(workspace, MODULE_DIR, "**", "*.ts")],
-    exclude: [],
   };
   writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`);
   return file;
@@ -99,7 +109,13 @@ export function typecheckWorkspace(workspace: string = dirs.workspace): Promise<
   const key = contentKey(files);
   const last = cached.get(workspace);
   if (last?.key === key) return last.result;
-  const result = runTsc(workspaceTsconfig(workspace));
+  let project: string;
+  try {
+    project = workspaceTsconfig(workspace);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const result = runTsc(project);
   cached.set(workspace, { key, result });
   return result;
 }

@@ -4,13 +4,29 @@
 // are recounted, the test list is compared with the stage's current suite, and the stage's own module
 // is compared with the course's reference and faulty modules.
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
-import { TARGET_DESCRIPTIONS, VERIFICATION_SCHEMA_VERSION, verificationSchema, type Verification } from "../../lab/evidence/schema.js";
+import { READABLE_SCHEMA_VERSIONS, readVerification, TARGET_DESCRIPTIONS, type Run, type Verification } from "../../lab/evidence/schema.js";
 import type { CourseData, StageSummary } from "./course.js";
 
 /** A real verification file is a few kilobytes; anything this large is refused before it is parsed. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
 export type TestStatus = "passed" | "failed" | "missing";
+
+/**
+ * What a file says about the GitHub Actions run that wrote it. A claim, not a proof: the file names the
+ * run where it can be checked (its URL and commit), and only a copy taken from that run's artifact is the
+ * run's own output.
+ */
+export interface CiClaim {
+  readonly url: string;
+  readonly repository: string;
+  readonly commit: string;
+  readonly runner: Run["runner"]["environment"];
+}
+
+/** What a CI run's evidence proves and does not, in the self-check's words; the page and the class report say it. */
+export const CI_EVIDENCE_NOTE =
+  "Evidence from a CI run names the GitHub Actions run that wrote it: its URL, repository and commit. That is a claim the file makes, not a proof — anyone can type it into a file. It proves the result when the file is the one that run uploaded: take it from the run's artifact yourself (the run page, or gh run download), and the result is what GitHub's own runner computed for that commit. It does not prove that the code is the learner's own work beyond what the self-check checks, and a self-hosted runner is a machine its owner controls, so its run proves no more than a local one.";
 
 export type Verdict =
   /** Not a usable verification file: the page keeps working and says why. */
@@ -24,6 +40,8 @@ export type Verdict =
       readonly passed: boolean;
       readonly mastery: ReadonlyArray<{ readonly name: string; readonly status: TestStatus }>;
       readonly generatedAt: string;
+      /** The GitHub Actions run the file says wrote it; null for a local run. */
+      readonly ci: CiClaim | null;
       /** Why it did not pass, one sentence each; empty when it passed. */
       readonly problems: readonly string[];
       readonly message: string;
@@ -55,14 +73,14 @@ function readEvidence(text: string): Verification | string {
     return "This file is JSON but not a verification file: it holds no object.";
   }
   const version = Object.hasOwn(data, "schemaVersion") ? (data as { schemaVersion?: unknown }).schemaVersion : undefined;
-  if (version !== VERIFICATION_SCHEMA_VERSION) {
+  if (!READABLE_SCHEMA_VERSIONS.some((known) => known === version)) {
     return version === undefined
       ? "This file has no schemaVersion: it is not a Forge Lab verification file."
-      : `This file has schema version ${JSON.stringify(version)}; this site reads version ${VERIFICATION_SCHEMA_VERSION}. Rerun the tests with this version of the lab.`;
+      : `This file has schema version ${JSON.stringify(version)}; this site reads versions ${READABLE_SCHEMA_VERSIONS.join(" and ")}. Rerun the tests with this version of the lab.`;
   }
-  const parsed = verificationSchema.safeParse(data);
-  if (!parsed.success) return `This file does not match the verification schema: ${describeIssues(parsed.error.issues)}.`;
-  return parsed.data;
+  const read = readVerification(data);
+  if (!read.ok) return `This file does not match the verification schema: ${describeIssues(read.issues)}.`;
+  return read.verification;
 }
 
 /**
@@ -141,7 +159,40 @@ function problemsWith(evidence: Verification, stage: StageSummary): string[] {
   if (evidence.loadErrors.length > 0) {
     problems.push(`${evidence.loadErrors.length} test file(s) did not load: ${evidence.loadErrors[0]?.message ?? ""}`);
   }
+  problems.push(...runProblems(evidence));
   return problems;
+}
+
+/** A CI run's record must agree with itself and with the checkout it names: a record that does not was assembled by hand. */
+function runProblems(evidence: Verification): string[] {
+  const { run, git } = evidence;
+  if (!run) return [];
+  const problems: string[] = [];
+  if (!run.url.endsWith(`/${run.repository}/actions/runs/${run.runId}`)) {
+    problems.push(`The CI run's URL ${run.url} is not the URL of run ${run.runId} of ${run.repository}, so the file was edited.`);
+  }
+  if (git && git.commit !== run.commit) {
+    problems.push(
+      `The CI run built commit ${run.commit.slice(0, 12)} but the file records the checkout at ${git.commit.slice(0, 12)}, so the file was edited.`,
+    );
+  }
+  return problems;
+}
+
+function ciClaim(evidence: Verification): CiClaim | null {
+  const { run } = evidence;
+  return run ? { url: run.url, repository: run.repository, commit: run.commit, runner: run.runner.environment } : null;
+}
+
+/** The sentence a verdict adds for a file that records a CI run. */
+function ciSentence(claim: CiClaim): string {
+  const runner =
+    claim.runner === "self-hosted"
+      ? " on a self-hosted runner, which proves no more than a local run"
+      : claim.runner === "github-hosted"
+        ? " on a GitHub-hosted runner"
+        : "";
+  return ` The file says GitHub Actions run ${claim.url} wrote it, for commit ${claim.commit.slice(0, 12)}${runner}: a claim to check against that run's own artifact, not a proof by itself.`;
 }
 
 export function checkVerification(text: string, course: CourseData): Verdict {
@@ -168,15 +219,18 @@ export function checkVerification(text: string, course: CourseData): Verdict {
   }
   const mastery = stage.mastery.map((name) => ({ name, status: statuses.get(name) ?? "missing" }));
   const passed = problems.length === 0;
+  const ci = ciClaim(evidence);
+  const message = passed
+    ? `Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (${evidence.generatedAt}).`
+    : `Results read for ${stage.id}, not passed yet. ${problems.join(" ")}`;
   return {
     kind: "read",
     stage,
     passed,
     mastery,
     generatedAt: evidence.generatedAt,
+    ci,
     problems,
-    message: passed
-      ? `Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (${evidence.generatedAt}).`
-      : `Results read for ${stage.id}, not passed yet. ${problems.join(" ")}`,
+    message: ci ? `${message}${ciSentence(ci)}` : message,
   };
 }

@@ -1,4 +1,4 @@
-// The built course site in a real headless Chromium (Debian's, driven by playwright-core): opened
+// The built course site in a real headless Chromium (the one lab/core/browser.ts finds, driven by playwright-core): opened
 // from disk and from `npm start`. Checks the learner's path through a stage, the self-check verdicts,
 // that no request leaves the origin and no page error is thrown, and the size and speed budgets.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -13,11 +13,14 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { loadCatalog, type Stage } from "../../lab/catalog/catalog.js";
 import type { StageSpec } from "../../lab/catalog/stage-schema.js";
 import { buildVerification } from "../../lab/evidence/build.js";
+import { findBrowser, launchOptions } from "../../lab/core/browser.js";
 import { COURSE_ID, dirs, ROOT } from "../../lab/core/layout.js";
 import type { Target, TestResult, Verification } from "../../lab/evidence/schema.js";
 import { buildSite, type BuildResult } from "../build.js";
+import { main } from "../../lab/cli/commands.js";
+import { courseData, loadCourse } from "../content.js";
+import { generateClass, LEARNERS } from "./support/class.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOTS = join(dirs.testResults, "screenshots");
 const PAGE_BUDGET_BYTES = 200 * 1024;
 const INTERACTIVE_BUDGET_MS = 1000;
@@ -59,6 +62,7 @@ function evidenceText(
     generatedAt: new Date("2026-05-06T07:08:09.000Z"),
     tools: { node: process.version, vitest: "4", forgeLab: "0.1.0" },
     git: null,
+    run: null,
     sources: [
       {
         path:
@@ -81,9 +85,9 @@ const fileOf = (name: string) => `stages/${stage.id}/${mastery.includes(name) ? 
 const passedTests = suite.map((name): TestResult => ({ name, file: fileOf(name), status: "passed", durationMs: 1, failure: null }));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-  }
+  const lookup = findBrowser();
+  if (!lookup.found) throw new Error(`The site's browser tests need Chromium: ${lookup.reason}.`);
+  console.info(`browser: ${lookup.found.description}`);
   scratch = mkdtempSync(join(tmpdir(), "forge-site-"));
   dist = join(scratch, "dist");
   built = await buildSite(dist);
@@ -104,19 +108,7 @@ beforeAll(async () => {
   const evidence = join(scratch, "evidence");
   mkdirSync(join(evidence, COURSE_ID, "01-capability-registry"), { recursive: true });
   writeFileSync(join(evidence, COURSE_ID, "01-capability-registry", "verification.json"), evidenceText("workspace", passedTests));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-    ],
-  });
+  browser = await chromium.launch(launchOptions(lookup.found));
   server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "site", "bin", "serve.ts")], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", FORGE_EVIDENCE: evidence, NO_COLOR: "1" },
@@ -483,6 +475,58 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
   expect(errors).toEqual([]);
 });
 
+it("shows a class report of 30 learners from disk, sortable, with each cell the self-check's verdict", async () => {
+  const folder = join(scratch, "class");
+  mkdirSync(folder);
+  const expected = generateClass(courseData(loadCourse()), folder);
+  const said: string[] = [];
+  const status = await main(["class", folder], { out: (line = "") => said.push(line), err: (line = "") => said.push(line) });
+  expect(status, said.join("\n")).toBe(0);
+  expect(said[0], "what lab class says").toMatch(
+    new RegExp(`^${LEARNERS} learners, \\d+ stage\\(s\\) passed in all; \\d+ thing\\(s\\) skipped`),
+  );
+  const { page, foreign, errors } = await open(pathToFileURL(join(folder, "class-report.html")).href);
+  const learners = () => page.locator("tbody th[scope=row]").allInnerTexts();
+  expect((await learners()).length, "rows in the class report").toBe(LEARNERS);
+  const stage01 = (name: string) =>
+    page
+      .locator("tbody tr", { has: page.locator(`th:text-is(${JSON.stringify(name)})`) })
+      .locator("td")
+      .first();
+  expect(await stage01("learner-02").innerText(), "learner-02's stage 01 cell").toBe("✔ passed CI");
+  expect(await stage01("learner-02").locator("a.ci").getAttribute("href"), "the run a CI cell links to").toBe(
+    "https://github.com/class/learner-02/actions/runs/77",
+  );
+  expect(await stage01("learner-03").getAttribute("title"), "a reference copy's reason").toMatch(/Reference copy — not counted/);
+  expect(await stage01('<img src=x onerror=alert(1)> & "quotes"').innerText(), "the learner whose name is markup").toBe("⚠ invalid");
+
+  // Sorting by stage 01 puts CI passes first, then local passes, then the rest; again, the other way.
+  const states = () =>
+    page
+      .locator("tbody td[data-stage='stage-01-capability-registry']")
+      .evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).dataset.sort));
+  await page.getByRole("button", { name: /^01 / }).click();
+  const descending = await states();
+  expect(descending, "stage 01 ranks, sorted best first").toEqual([...descending].sort((a, b) => Number(b) - Number(a)));
+  expect(descending[0], "the top rank after sorting: passed on CI").toBe("5");
+  await page.getByRole("button", { name: /^01 / }).click();
+  expect(await states(), "stage 01 ranks after a second click").toEqual([...descending].reverse().sort((a, b) => Number(a) - Number(b)));
+  await page.getByRole("button", { name: "Learner" }).click();
+  const names = await learners();
+  expect(names, "learners sorted by name").toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+  const shown = new Map(
+    await Promise.all([...expected.keys()].map(async (name) => [name, await stage01(name).getAttribute("data-state")] as const)),
+  );
+  expect(shown, "each learner's stage 01 state on the page").toEqual(
+    new Map([...expected].map(([name, cells]) => [name, (cells["01"] ?? "none").replace(/ \((self-hosted )?CI\)$/, "")])),
+  );
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.getByRole("button", { name: /^01 / }).click();
+  await page.screenshot({ path: join(SCREENSHOTS, "class-report.png"), fullPage: true });
+  expect(foreign, "requests that left the page").toEqual([]);
+  expect(errors, "page errors").toEqual([]);
+});
+
 it("stops npm start cleanly on Ctrl-C", async () => {
   const child = server;
   if (!child) throw new Error("the server did not start");
@@ -493,5 +537,6 @@ it("stops npm start cleanly on Ctrl-C", async () => {
 });
 
 it("keeps the screenshots as test artifacts", () => {
-  for (const name of ["home.png", "stage-01.png"]) expect(readFileSync(join(SCREENSHOTS, name)).subarray(1, 4).toString()).toBe("PNG");
+  for (const name of ["home.png", "stage-01.png", "class-report.png"])
+    expect(readFileSync(join(SCREENSHOTS, name)).subarray(1, 4).toString()).toBe("PNG");
 });

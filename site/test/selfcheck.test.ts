@@ -37,6 +37,8 @@ interface Options {
   readonly tests?: readonly TestResult[];
   readonly module?: { readonly path: string; readonly bytes: Uint8Array } | null;
   readonly missingModules?: readonly string[];
+  readonly run?: Verification["run"];
+  readonly git?: Verification["git"];
 }
 
 /** A verification file as the reporter writes it: by default, a passing run of the learner's own module. */
@@ -47,7 +49,8 @@ function evidence(options: Options = {}): Verification {
     target: options.target ?? "workspace",
     generatedAt: new Date("2026-03-04T05:06:07.000Z"),
     tools: { node: "v20", vitest: "4", forgeLab: "0.1.0" },
-    git: null,
+    git: options.git ?? null,
+    run: options.run ?? null,
     sources: [
       ...stage.testFiles.map((file) => ({ path: file, sha256: sha(file) })),
       ...(module ? [{ path: module.path, sha256: sha(module.bytes) }] : []),
@@ -185,7 +188,7 @@ it("rejects a file that is not JSON, too large, has another schema version, brea
     "invalid: This file is 2.0 MB; a verification file is a few kilobytes, so it was not read.",
   );
   expect(summary("[1, 2]")).toMatch(/holds no object/);
-  expect(summary({ ...evidence(), schemaVersion: 2 })).toMatch(/schema version 2; this site reads version 1/);
+  expect(summary({ ...evidence(), schemaVersion: 3 })).toMatch(/schema version 3; this site reads versions 1 and 2\./);
   expect(summary({ hello: "world" })).toMatch(/no schemaVersion/);
   expect(summary({ ["__proto__"]: { schemaVersion: 1 } })).toMatch(/no schemaVersion/);
   expect(summary(`{"__proto__": {"schemaVersion": 1}}`)).toMatch(/no schemaVersion/);
@@ -230,4 +233,63 @@ it("keeps progress in storage, survives garbage in it, and resets", () => {
   refusing.update("stage-01-capability-registry", (stage) => ({ ...stage, reading: true }));
   expect(refusing.persistent).toBe(false);
   expect(refusing.read().stages["stage-01-capability-registry"]).toEqual({ reading: true });
+});
+
+/** A version 1 file: what this lab wrote before runs were recorded. */
+const asVersion1 = (record: Verification) => {
+  const { run: _run, ...rest } = record;
+  return { ...rest, schemaVersion: 1 };
+};
+
+it("gives a version 1 file the verdict it had before version 2 existed", () => {
+  const [first = ""] = stage.tests;
+  const cases = {
+    "own passing run": evidence(),
+    "a failing test": evidence({ tests: stage.tests.map((name) => (name === first ? failing(name) : passing(name))) }),
+    "a reference copy": evidence({ module: { path: "workspace/forge/tools/registry.ts", bytes: reference } }),
+    "a solution run": evidence({ target: "solution" }),
+  };
+  const verdicts = (version: (record: Verification) => unknown) =>
+    Object.fromEntries(Object.entries(cases).map(([name, record]) => [name, summary(version(record))]));
+  expect(verdicts(asVersion1), "verdicts on version 1 files").toEqual(verdicts((record) => record));
+  expect(summary(asVersion1(evidence())), "a version 1 file claims no CI run").not.toContain("GitHub Actions");
+});
+
+const commit = "c".repeat(40);
+const githubRun = (overrides: Partial<NonNullable<Verification["run"]>> = {}): NonNullable<Verification["run"]> => ({
+  provider: "github-actions",
+  url: "https://github.com/ada/forge-lab/actions/runs/42",
+  repository: "ada/forge-lab",
+  runId: "42",
+  runAttempt: 1,
+  workflow: "forge-lab",
+  event: "push",
+  ref: "refs/heads/main",
+  commit,
+  runner: { os: "Linux", arch: "X64", name: "GitHub Actions 3", environment: "github-hosted" },
+  ...overrides,
+});
+
+it("marks evidence from a CI run as a claim to check against the run, and refuses a run record that contradicts itself", () => {
+  const ci = verdictOf(evidence({ run: githubRun(), git: { commit, dirty: false } }));
+  expect(ci.kind === "read" && ci.ci, "the CI claim of a GitHub-hosted run").toEqual({
+    url: "https://github.com/ada/forge-lab/actions/runs/42",
+    repository: "ada/forge-lab",
+    commit,
+    runner: "github-hosted",
+  });
+  expect(summary(evidence({ run: githubRun(), git: { commit, dirty: false } }))).toBe(
+    `passed: Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (2026-03-04T05:06:07.000Z). The file says GitHub Actions run https://github.com/ada/forge-lab/actions/runs/42 wrote it, for commit cccccccccccc on a GitHub-hosted runner: a claim to check against that run's own artifact, not a proof by itself.`,
+  );
+  expect(summary(evidence({ run: githubRun({ runner: { ...githubRun().runner, environment: "self-hosted" } }) }))).toContain(
+    "on a self-hosted runner, which proves no more than a local run",
+  );
+  expect(summary(evidence({ run: githubRun(), git: { commit: "d".repeat(40), dirty: false } }))).toMatch(
+    /^not passed: .*The CI run built commit cccccccccccc but the file records the checkout at dddddddddddd, so the file was edited\./,
+  );
+  expect(summary(evidence({ run: githubRun({ runId: "43" }) }))).toMatch(
+    /^not passed: .*The CI run's URL https:\/\/github\.com\/ada\/forge-lab\/actions\/runs\/42 is not the URL of run 43 of ada\/forge-lab, so the file was edited\./,
+  );
+  const local = verdictOf(evidence());
+  expect(local.kind === "read" && local.ci, "a local run's claim").toBe(null);
 });

@@ -6,7 +6,7 @@ import { build } from "esbuild";
 import { expect, it } from "vitest";
 import { resolveWorkspacePath } from "forge/tools/paths";
 import { oneLine, otherThan, refused, settled, type Wording } from "../../lab/outcome.js";
-import { moduleFile, temporaryFolder, writeTree } from "../../lab/testing.js";
+import { moduleFile, symlink, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 /**
  * The software-delivery scenario on a real disk: a front-end repository `ws` with a secret next to
@@ -162,7 +162,7 @@ it("accepts paths inside a workspace reached through a symlink and returns the r
   const base = temporaryFolder();
   writeTree(base, { "real-repo/src/app.ts": "export {};\n", "secret.txt": "x\n" });
   const link = join(base, "repo");
-  symlinkSync(join(base, "real-repo"), link, "dir");
+  symlink(join(base, "real-repo"), link, "dir");
   // The workspace is `repo`, a symlink to `real-repo`: answers are real paths, under real-repo.
   expect(
     await answers(base, link, ["src/app.ts", "src/pages/Checkout.tsx"], null),
@@ -180,12 +180,12 @@ it("follows symlinks to their real targets and rejects any that lead outside", a
   const { base, ws } = frontEndRepository();
   writeTree(base, { "shared-lib/utils.ts": "export {};\n", "ws/releases/v2/app.ts": "export {};\n" });
   // Links that leave the workspace: to a file, to a folder, and dangling ones.
-  symlinkSync(join(base, "secret.txt"), join(ws, "secret-link"));
-  symlinkSync(join(base, "shared-lib"), join(ws, "shared"), "dir");
-  symlinkSync("../outside/new.txt", join(ws, "dangling"));
-  symlinkSync(join(base, "nowhere", "x.txt"), join(ws, "dangling-absolute"));
-  symlinkSync("../../secret.txt", join(ws, "src", "up"));
-  symlinkSync("src/up", join(ws, "chain"));
+  symlink(join(base, "secret.txt"), join(ws, "secret-link"));
+  symlink(join(base, "shared-lib"), join(ws, "shared"), "dir");
+  symlink("../outside/new.txt", join(ws, "dangling"));
+  symlink(join(base, "nowhere", "x.txt"), join(ws, "dangling-absolute"));
+  symlink("../../secret.txt", join(ws, "src", "up"));
+  symlink("src/up", join(ws, "chain"));
 
   const requests = [
     "secret-link", // a link to a file outside
@@ -201,7 +201,7 @@ it("follows symlinks to their real targets and rejects any that lead outside", a
   ).toEqual({});
 
   // A link that stays inside resolves to where it really leads; `..` after it goes up from there.
-  symlinkSync("releases/v2", join(ws, "current"), "dir");
+  symlink("releases/v2", join(ws, "current"), "dir");
   expect(
     await answers(base, ws, ["current/app.ts", "current/../v1.txt"], null),
     "the path returned through the inside link current",
@@ -211,8 +211,8 @@ it("follows symlinks to their real targets and rejects any that lead outside", a
   });
 
   // A loop is reported, not followed forever.
-  symlinkSync("loop-b", join(ws, "loop-a"));
-  symlinkSync("loop-a", join(ws, "loop-b"));
+  symlink("loop-b", join(ws, "loop-a"));
+  symlink("loop-a", join(ws, "loop-b"));
   expect(await answers(base, ws, ["loop-a/x"], "loop"), "a request through the symlink loop loop-a → loop-b → loop-a").toEqual({
     "loop-a/x": refused("loop"),
   });

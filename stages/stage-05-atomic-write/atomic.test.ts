@@ -12,7 +12,6 @@ import {
   readFileSync,
   readSync,
   statSync,
-  symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -23,7 +22,7 @@ import { build } from "esbuild";
 import { expect, it, onTestFinished } from "vitest";
 import { atomicWrite, sweepStaleTemporaryFiles, type AtomicFileHandle, type AtomicFileSystem } from "forge/tools/atomic";
 import { otherThan, refused, settled } from "../../lab/outcome.js";
-import { moduleFile, temporaryFolder, writeTree } from "../../lab/testing.js";
+import { moduleFile, symlink, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // The software-delivery scenario: an agent changes the configuration of a front-end repository.
 const OLD = '{ "theme": "light" }\n';
@@ -306,7 +305,7 @@ it("refuses a symlinked target and leaves the file it points to untouched", asyn
   const outside = join(temporaryFolder(), "credentials.env");
   writeFileSync(outside, "TOKEN=keep-me\n");
   const linked = join(folder, "deploy.env");
-  symlinkSync(outside, linked);
+  symlink(outside, linked);
   expect(
     await settled(atomicWrite(linked, bytes("TOKEN=stolen\n")), "symlink"),
     "atomicWrite to src/deploy.env, a symlink to a file outside",
@@ -326,7 +325,7 @@ it("is not redirected by a symlink planted at the temporary file's name", async 
     open: (path, flags) => {
       if (planted === undefined && flags.includes("w")) {
         planted = path;
-        symlinkSync(outside, path);
+        symlink(outside, path);
       }
     },
   });
@@ -607,7 +606,7 @@ it("sweeps stale temporary files of its own pattern and nothing else", async () 
     "app.config.json": OLD,
   });
   mkdirSync(join(folder, ".cache.0123456789abcdef.tmp"));
-  symlinkSync(join(folder, "app.config.json"), join(folder, ".link.0123456789abcdef.tmp"));
+  symlink(join(folder, "app.config.json"), join(folder, ".link.0123456789abcdef.tmp"));
   for (const name of [stale, ".env.tmp", "notes.0123456789abcdef.tmp", ".cache.0123456789abcdef.tmp", "app.config.json"]) {
     utimesSync(join(folder, name), twoHoursAgo, twoHoursAgo);
   }

@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { expect, it } from "vitest";
 import { RollbackJournal } from "forge/tools/rollback";
 import { refused, settled } from "../../lab/outcome.js";
-import { temporaryFolder, writeTree } from "../../lab/testing.js";
+import { symlink, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // The software-delivery scenario: an agent changes a small front-end repository.
 const APP = 'export const title = "Shop";';
@@ -209,7 +209,7 @@ it("shares one snapshot between two spellings of the same file", async () => {
   const app = join(repo, "src/App.tsx");
   const button = join(repo, "src/components/Button.tsx");
   // `ui` is a symbolic link to src/components, a folder one level deeper than the link itself.
-  symlinkSync(join(repo, "src/components"), join(repo, "ui"), "dir");
+  symlink(join(repo, "src/components"), join(repo, "ui"), "dir");
   const journal = new RollbackJournal();
   await journal.capture([repo, "src", "components", "..", "App.tsx"].join(sep));
   await journal.capture(app);
@@ -260,7 +260,7 @@ it("refuses to capture a directory, a symbolic link or a relative path", async (
   const repo = frontEnd();
   const outside = temporaryFolder();
   writeTree(outside, { id_rsa: "secret" });
-  symlinkSync(join(outside, "id_rsa"), join(repo, "src/key.txt"));
+  symlink(join(outside, "id_rsa"), join(repo, "src/key.txt"));
   const journal = new RollbackJournal();
 
   expect(

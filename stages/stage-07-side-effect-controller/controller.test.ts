@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { previewDigest, SideEffectController, type AuditEntry } from "forge/tools/controller";
 import { atomicWrite } from "forge/tools/atomic";
 import { oneLine, otherThan, outcome, refused, settled, type Wording } from "../../lab/outcome.js";
-import { temporaryFolder, writeTree } from "../../lab/testing.js";
+import { symlink, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // The software-delivery scenario: an agent changes a front-end repository. Every test gets its own
 // repository in a temporary folder.
@@ -170,7 +170,7 @@ it("checks every target before the first write", async () => {
   const outside = temporaryFolder();
   writeTree(repo, { "src/App.tsx": "export const title = 'Shop';\n" });
   // A link inside the repository that leads out of it. The plan's paths look harmless.
-  symlinkSync(outside, join(repo, "vendor"), "dir");
+  symlink(outside, join(repo, "vendor"), "dir");
   const writes = { "src/App.tsx": bytes("export const title = 'Store';\n"), "vendor/lib.js": bytes("steal();\n") };
   const written: string[] = [];
   const controller = new SideEffectController(repo, {
@@ -199,7 +199,7 @@ it("rolls back an earlier write when a workspace escape appears during the opera
   // After the first write, something swaps the checked folder for a link to the outside.
   const swap = () => {
     rmSync(join(repo, "vendor"), { recursive: true });
-    symlinkSync(outside, join(repo, "vendor"), "dir");
+    symlink(outside, join(repo, "vendor"), "dir");
   };
   const controller = new SideEffectController(repo, { write: writeThen(1, swap) });
 

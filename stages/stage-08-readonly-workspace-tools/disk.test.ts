@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from "node:child_process";
-import { appendFileSync, linkSync, renameSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { appendFileSync, linkSync, renameSync, truncateSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { expect, it, onTestFinished } from "vitest";
 import { ReadOnlyWorkspace, WorkspaceToolError, type ReadOnlyFileHandle, type ReadOnlyFileSystem } from "forge/tools/readonly";
-import { moduleFile, temporaryFolder, writeTree } from "../../lab/testing.js";
+import { moduleFile, symlink, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // What only a real disk shows: symlinks, hard links, FIFOs and sockets, and a file swapped between
 // the check and the open. These tests need a POSIX system (they run `mkfifo`).
@@ -45,13 +45,13 @@ const hits = async (workspace: ReadOnlyWorkspace, query: string) =>
 
 it("never follows a symlink, not even one that points inside the workspace", async () => {
   const { base, ws } = repository();
-  symlinkSync("docs", join(ws, "docs-link"), "dir");
-  symlinkSync("README.md", join(ws, "readme-link.md"));
+  symlink("docs", join(ws, "docs-link"), "dir");
+  symlink("README.md", join(ws, "readme-link.md"));
   // The leak this prevents: a link inside, to a protected file inside, under an innocent name.
-  symlinkSync("data/config.json", join(ws, "notes.md"));
-  symlinkSync(join(base, "secret.txt"), join(ws, "outside.txt"));
-  symlinkSync("nowhere.txt", join(ws, "dangling.txt"));
-  symlinkSync("..", join(ws, "src", "loop"), "dir");
+  symlink("data/config.json", join(ws, "notes.md"));
+  symlink(join(base, "secret.txt"), join(ws, "outside.txt"));
+  symlink("nowhere.txt", join(ws, "dangling.txt"));
+  symlink("..", join(ws, "src", "loop"), "dir");
   const workspace = new ReadOnlyWorkspace(ws);
 
   expect(await kinds(workspace, "."), "list shows every link as a link").toEqual({
@@ -205,7 +205,7 @@ it("refuses a file swapped after the check: the file opened must be the one chec
     },
     "replaced by a symlink to the config": (path) => {
       unlinkSync(path);
-      symlinkSync(join(ws, "data", "config.json"), path);
+      symlink(join(ws, "data", "config.json"), path);
     },
     // O_NONBLOCK: without it, this open would wait forever for a writer.
     "replaced by a FIFO": (path) => {

@@ -1,5 +1,6 @@
 // A copy of the repository's sources for a test or a scripted scenario to run the lab in: the real
-// node_modules linked in, an empty evidence/, and a workspace/ that holds only its README.
+// node_modules linked in, an evidence/ with only its committed files, and a workspace/ that holds only
+// its committed files (README.md, tsconfig.json).
 import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { ROOT } from "../../core/layout.js";
@@ -8,7 +9,7 @@ import { ROOT } from "../../core/layout.js";
 const LEFT_OUT = new Set([
   "node_modules",
   ".git",
-  "evidence",
+  join("evidence", "tools-sandbox-side-effects"),
   "test-results",
   ".lab",
   "faultlab",
@@ -24,6 +25,7 @@ export function copyRepositoryTo(copy: string): void {
       return ![...LEFT_OUT].some((left) => inside === left || inside.startsWith(`${left}${sep}`));
     },
   });
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+  // A junction on Windows: it needs no privilege, where a symbolic link to a folder does.
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), process.platform === "win32" ? "junction" : "dir");
   mkdirSync(join(copy, "evidence"), { recursive: true });
 }

@@ -168,7 +168,7 @@ const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16)
 /** How one text encoding is read: its character boundaries, and the TextDecoder for whole characters. */
 interface Codec {
   readonly classify: Classify;
-  readonly textDecoder: TextDecoder;
+  readonly textDecoder: InstanceType<typeof TextDecoder>;
 }
 
 /** Decodes one stream of a process: bytes in; text, raw bytes and facts out. */
