@@ -29,11 +29,12 @@ export function stageProject(catalog: Catalog, project: StageProject, plugins: r
       name: projectName(project),
       root: ROOT,
       include: stage.testFiles.map((file) => repoPath(file)),
-      // Stage tests keep no global state, so one thread may run a stage's files one after another:
-      // it starts in a fraction of the time of a forked, isolated worker per file. A learner's code
-      // stays isolated: in watch mode each rerun must see their files afresh.
+      // Stage tests keep no global state, so one thread may run a stage's files one after another: it
+      // starts in a fraction of the time of a forked, isolated worker per file. In watch mode a learner's
+      // changed modules are fetched afresh because the resolver forgets them (and what imports them)
+      // before each rerun.
       pool: "threads",
-      isolate: tree.learner !== null,
+      isolate: false,
       // A failure message shows values whole (chai cuts them at 40 characters by default), so an error
       // message is never cut before the word a test looks for. Bounded, so a runaway value stays readable.
       chaiConfig: { truncateThreshold: 10_000 },

@@ -9,7 +9,7 @@ import "vitest/config";
 import type { Stage } from "../catalog/catalog.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
 import { findInLayers, findModule, type Tree } from "../trees/trees.js";
-import { isSyntaxError, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
+import { closeTypecheckers, isSyntaxError, keepTypecheckersOpen, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
 
 export const MISSING_MODULE_ERROR = "ModuleNotWritten";
 /** The property of a ModuleNotWritten error that names the module. */
@@ -117,10 +117,28 @@ export function forgeLayers(options: LayerOptions): Plugin {
     },
     configureVitest({ vitest, project }) {
       if (learner === null) return;
+      vitest.onClose(() => closeTypecheckers());
+      if (vitest.config.watch) keepTypecheckersOpen(learner);
       // A learner file that appears, changes or goes away can change what other files resolve to (a
-      // "missing" stand-in is baked into its importers) and how they type-check: start each rerun afresh.
+      // "missing" stand-in is baked into its importers) and how every learner file type-checks: on each
+      // rerun, forget the learner's modules, the stand-ins, and everything that imports them — only those.
       vitest.onTestsRerun(() => {
-        for (const environment of Object.values(project.vite.environments)) environment.moduleGraph.invalidateAll();
+        for (const environment of Object.values(project.vite.environments)) {
+          const graph = environment.moduleGraph;
+          const stale = [...graph.idToModuleMap.values()].filter(
+            (module) =>
+              module.id !== null &&
+              (module.id.startsWith(MISSING_PREFIX) || (learnerModules !== null && isInside(learnerModules, module.id))),
+          );
+          const seen = new Set<(typeof stale)[number]>();
+          while (stale.length > 0) {
+            const module = stale.pop();
+            if (!module || seen.has(module)) continue;
+            seen.add(module);
+            graph.invalidateModule(module);
+            stale.push(...module.importers);
+          }
+        }
       });
     },
   };

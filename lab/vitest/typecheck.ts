@@ -97,7 +97,123 @@ function contentKey(files: readonly string[]): string {
   return hash.digest("hex");
 }
 
+/**
+ * One compiler session per learner folder, kept open while vitest runs: the first check costs about what
+ * a whole `tsc` run does, and each check after an edit only what changed (milliseconds), which is what
+ * keeps a watch-mode rerun quick. It is TypeScript 7's API (`typescript/unstable/async`); should it fail,
+ * the folder falls back to running `tsc` once per distinct content.
+ */
+class Session {
+  #api: TypeScriptApi | null = null;
+  #snapshot: Snapshot | null = null;
+  #hashes = new Map<string, string>();
+
+  constructor(private readonly project: string) {}
+
+  async check(files: readonly string[]): Promise<Diagnostic[]> {
+    const texts = new Map<string, string>();
+    const hashes = new Map<string, string>();
+    for (const file of files) {
+      const state = readFileState(file);
+      const text = state.kind === "file" ? state.bytes.toString("utf8") : "";
+      texts.set(file, text);
+      hashes.set(file, createHash("sha256").update(text).digest("hex"));
+    }
+    const previous = this.#snapshot;
+    if (this.#api === null) {
+      const { API } = await import("typescript/unstable/async");
+      this.#api = new API({ cwd: ROOT });
+      this.#snapshot = await this.#api.updateSnapshot({ openProjects: [this.project] });
+    } else {
+      const changed = files.filter((file) => this.#hashes.has(file) && this.#hashes.get(file) !== hashes.get(file));
+      const created = files.filter((file) => !this.#hashes.has(file));
+      const deleted = [...this.#hashes.keys()].filter((file) => !hashes.has(file));
+      this.#snapshot = await this.#api.updateSnapshot({ fileChanges: { changed, created, deleted } });
+      previous?.dispose();
+    }
+    this.#hashes = hashes;
+    const program = this.#snapshot.getProject(this.project)?.program ?? this.#snapshot.getProjects()[0]?.program;
+    if (!program) throw new Error(`the compiler opened no project for ${this.project}`);
+    const diagnostics: Diagnostic[] = [];
+    for (const file of files) {
+      // As tsc does: a file that does not parse gets its syntax errors only.
+      const syntactic = await program.getSyntacticDiagnostics(file);
+      const found = syntactic.length > 0 ? syntactic : await program.getSemanticDiagnostics(file);
+      const text = texts.get(file) ?? "";
+      for (const diagnostic of found) diagnostics.push(fromApi(file, text, diagnostic));
+    }
+    return diagnostics;
+  }
+
+  async close(): Promise<void> {
+    const api = this.#api;
+    this.#api = null;
+    this.#snapshot = null;
+    await api?.close().catch(() => undefined);
+  }
+}
+
+type TypeScriptApi = import("typescript/unstable/async").API;
+type Snapshot = Awaited<ReturnType<TypeScriptApi["updateSnapshot"]>>;
+type ApiDiagnostic = Awaited<
+  ReturnType<NonNullable<ReturnType<Snapshot["getProjects"]>[number]>["program"]["getSemanticDiagnostics"]>
+>[number];
+
+/** A diagnostic of the API in the form tsc prints it: line and column from 1, the message chain joined. */
+function fromApi(file: string, text: string, diagnostic: ApiDiagnostic): Diagnostic {
+  const before = text.slice(0, diagnostic.pos);
+  const line = before.split("\n").length;
+  const column = diagnostic.pos - (before.lastIndexOf("\n") + 1) + 1;
+  const chain: string[] = [];
+  const walk = (entry: ApiDiagnostic) => {
+    chain.push(entry.text);
+    for (const next of entry.messageChain ?? []) walk(next);
+  };
+  walk(diagnostic);
+  return {
+    file: diagnostic.fileName ? resolve(diagnostic.fileName) : file,
+    line,
+    column,
+    code: `TS${diagnostic.code}`,
+    message: chain.join(" "),
+  };
+}
+
+const sessions = new Map<string, Session | "failed">();
 const cached = new Map<string, { key: string; result: Promise<Diagnostic[]> }>();
+
+/** Ends every compiler session: called when vitest closes, so no compiler process outlives it. */
+export async function closeTypecheckers(): Promise<void> {
+  const open = [...sessions.values()].filter((session) => session !== "failed");
+  sessions.clear();
+  await Promise.all(open.map((session) => session.close()));
+}
+
+/** Sessions pay off only when the same process checks again after an edit: in watch mode. */
+let sessionsWanted = false;
+
+/** Watch mode: keep a compiler session per learner folder from now on (and open it now, in the background). */
+export function keepTypecheckersOpen(workspace: string): void {
+  if (sessionsWanted) return;
+  sessionsWanted = true;
+  const files = workspaceSources(workspace);
+  if (files.length > 0) void check(workspace, workspaceTsconfig(workspace), files).catch(() => undefined);
+}
+
+async function check(workspace: string, project: string, files: readonly string[]): Promise<Diagnostic[]> {
+  if (!sessionsWanted) return runTsc(project);
+  const session = sessions.get(workspace) ?? new Session(project);
+  sessions.set(workspace, session);
+  if (session !== "failed") {
+    try {
+      return await session.check(files);
+    } catch {
+      sessions.set(workspace, "failed");
+      await session.close();
+    }
+  }
+  return runTsc(project);
+}
 
 /**
  * Diagnostics for the learner's modules in a folder (workspace/, or a repair in faultlab/), under its
@@ -115,7 +231,8 @@ export function typecheckWorkspace(workspace: string = dirs.workspace): Promise<
   } catch (error) {
     return Promise.reject(error);
   }
-  const result = runTsc(project);
+  // Checks of one folder run one after another: the session answers for one state of the files at a time.
+  const result = (last?.result ?? Promise.resolve([])).catch(() => []).then(() => check(workspace, project, files));
   cached.set(workspace, { key, result });
   return result;
 }
