@@ -287,26 +287,49 @@ it("reports a failed rollback together with the original error, which comes firs
   expect(statuses(controller), "the audit: [operation id, status] of each outcome").toEqual([["op-7", "rolled_back"]]);
 });
 
-it("refuses a request the plan rejects before it becomes an operation, without an audit entry", async () => {
+it("records a request refused before approval as rejected, with its reason and a null digest", async () => {
   const repo = temporaryFolder();
-  const controller = new SideEffectController(repo);
+  const at = "2025-03-14T09:26:53.000Z";
+  const controller = new SideEffectController(repo, { now: () => new Date(at) });
   // No writes at all, and a path that climbs out of the workspace in plain sight: neither is a plan.
   const climbing = { "../outside.ts": bytes("export {};\n") };
   // Text is not bytes until someone picks an encoding; a plain-JavaScript caller can still send it.
   const text = { "src/a.ts": "export {};\n" as unknown as Uint8Array };
+  /** The error an apply rejected with, kept whole: the audit must give its message as the reason. */
+  const thrown: Record<string, unknown> = {};
+  const keep = (operationId: string, promise: Promise<void>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => {
+        thrown[operationId] = error;
+        throw error;
+      },
+    );
   const outcomes = {
-    "apply with no writes": await attempt(controller.apply("op-7", {}, null), null),
-    "apply of ../outside.ts": await attempt(controller.apply("op-8", climbing, { operationId: "op-8", planDigest: "0".repeat(64) }), null),
+    "op-7: apply with no writes": await attempt(keep("op-7", controller.apply("op-7", {}, null)), null),
+    "op-8: apply of ../outside.ts": await attempt(
+      keep("op-8", controller.apply("op-8", climbing, { operationId: "op-8", planDigest: "0".repeat(64) })),
+      null,
+    ),
+    "op-9: apply of text instead of bytes": await attempt(keep("op-9", controller.apply("op-9", text, null)), "invalid write"),
     "previewDigest of ../outside.ts": outcome(() => previewDigest(climbing), null),
-    "apply of text instead of bytes": await attempt(controller.apply("op-9", text, null), "invalid write"),
   };
   expect(outcomes, 'requests that are not a plan (any error will do, but text instead of bytes must say "invalid write")').toEqual({
-    "apply with no writes": expect.stringMatching(/^error: /),
-    "apply of ../outside.ts": expect.stringMatching(/^error: /),
+    "op-7: apply with no writes": expect.stringMatching(/^error: /),
+    "op-8: apply of ../outside.ts": expect.stringMatching(/^error: /),
+    "op-9: apply of text instead of bytes": refused("invalid write"),
     "previewDigest of ../outside.ts": expect.stringMatching(/^error: /),
-    "apply of text instead of bytes": refused("invalid write"),
   });
-  expect(controller.audit, "the audit after four requests that never became operations").toEqual([]);
+  // The reason is what apply told its caller; previewDigest is a pure function and audits nothing.
+  const reason = (operationId: string) => {
+    const error = thrown[operationId];
+    return error instanceof Error ? error.message : `(apply of ${operationId} did not reject with an Error)`;
+  };
+  expect(controller.audit, "the audit after three applies refused before approval (each rejected, no digest)").toEqual([
+    { operationId: "op-7", status: "rejected", planDigest: null, reason: reason("op-7"), at },
+    { operationId: "op-8", status: "rejected", planDigest: null, reason: reason("op-8"), at },
+    { operationId: "op-9", status: "rejected", planDigest: null, reason: reason("op-9"), at },
+  ]);
   expect(tree(repo), "everything in the repository after the refused requests").toEqual([]);
 });
 

@@ -11,16 +11,29 @@ import { RollbackJournal } from "./rollback.js";
 
 export type { Approval } from "./approval.js";
 
-export type AuditStatus = "committed" | "denied" | "rolled_back";
-
-export interface AuditEntry {
+/** The outcome of an operation: a plan existed, so its digest is known. */
+export interface OperationAuditEntry {
   readonly operationId: string;
-  readonly status: AuditStatus;
+  readonly status: "committed" | "denied" | "rolled_back";
   /** The digest of the plan the operation carried, whatever the outcome. */
   readonly planDigest: string;
   /** When the outcome was decided, as an ISO 8601 timestamp. */
   readonly at: string;
 }
+
+/** A request refused before it became a plan (a path that climbs out, text instead of bytes). */
+export interface RejectedAuditEntry {
+  readonly operationId: string;
+  readonly status: "rejected";
+  /** No plan was built, so there is no digest to record. */
+  readonly planDigest: null;
+  /** The message of the error `apply` threw. */
+  readonly reason: string;
+  readonly at: string;
+}
+
+export type AuditEntry = OperationAuditEntry | RejectedAuditEntry;
+export type AuditStatus = AuditEntry["status"];
 
 export interface ControllerOptions {
   /** The clock for audit timestamps. */
@@ -42,6 +55,22 @@ function planFor(operationId: string, writes: Readonly<Record<string, Uint8Array
  */
 export function previewDigest(writes: Readonly<Record<string, Uint8Array>>): string {
   return planDigest(planFor("preview", writes));
+}
+
+/**
+ * A copy of each buffer: the caller keeps its buffers and could change them while the writes wait on the
+ * disk. Only bytes we own are hashed, approved and written.
+ */
+function ownedBytes(writes: Readonly<Record<string, Uint8Array>>): Record<string, Uint8Array> {
+  const owned: Record<string, Uint8Array> = {};
+  for (const [path, content] of Object.entries(writes)) {
+    // Checked before copying: `new Uint8Array("text")` would quietly make an empty array of bytes.
+    if (!types.isUint8Array(content)) {
+      throw new Error(`invalid write for ${JSON.stringify(path)}: the content must be bytes (a Uint8Array), got ${typeof content}`);
+    }
+    owned[path] = new Uint8Array(content);
+  }
+  return owned;
 }
 
 function sha256(content: Uint8Array): string {
@@ -72,18 +101,17 @@ export class SideEffectController {
    * the approval does not match this plan, and rethrows the original error after a rollback.
    */
   async apply(operationId: string, writes: Readonly<Record<string, Uint8Array>>, approval: Approval | null): Promise<void> {
-    // Copy the bytes before hashing them: the caller keeps its buffers and could change them while the
-    // writes below wait on the disk. Only bytes we own are hashed, approved and written.
-    const owned: Record<string, Uint8Array> = {};
-    for (const [path, content] of Object.entries(writes)) {
-      // Checked before copying: `new Uint8Array("text")` would quietly make an empty array of bytes.
-      if (!types.isUint8Array(content)) {
-        throw new Error(`invalid write for ${JSON.stringify(path)}: the content must be bytes (a Uint8Array), got ${typeof content}`);
-      }
-      owned[path] = new Uint8Array(content);
+    let owned: Record<string, Uint8Array>;
+    let plan: ChangePlan;
+    try {
+      owned = ownedBytes(writes);
+      // An invalid request (no writes, a path that climbs out, two keys for one target) throws here.
+      plan = planFor(operationId, owned);
+    } catch (error) {
+      // It never becomes an operation, but an attempt to escape is exactly what an audit is for.
+      this.#reject(operationId, error);
+      throw error;
     }
-    // An invalid request (no writes, two keys for one target) throws here: it never becomes an operation.
-    const plan = planFor(operationId, owned);
     const digest = planDigest(plan);
 
     if (approval === null) {
@@ -124,8 +152,18 @@ export class SideEffectController {
     this.#record(operationId, "committed", digest);
   }
 
-  #record(operationId: string, status: AuditStatus, digest: string): void {
-    const entry: AuditEntry = Object.freeze({ operationId, status, planDigest: digest, at: this.#now().toISOString() });
-    this.#audit = Object.freeze([...this.#audit, entry]);
+  #record(operationId: string, status: OperationAuditEntry["status"], digest: string): void {
+    this.#append({ operationId, status, planDigest: digest, at: this.#now().toISOString() });
+  }
+
+  #reject(operationId: string, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    // A plain-JavaScript caller can send any id; the entry keeps a string, never the raw value.
+    const id = typeof operationId === "string" ? operationId : "";
+    this.#append({ operationId: id, status: "rejected", planDigest: null, reason, at: this.#now().toISOString() });
+  }
+
+  #append(entry: AuditEntry): void {
+    this.#audit = Object.freeze([...this.#audit, Object.freeze(entry)]);
   }
 }
