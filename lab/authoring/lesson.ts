@@ -129,13 +129,26 @@ export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSo
   }
 }
 
-// The markers around a generated block: the one definition the README writer and the site share.
-const START = (name: BlockName) => `<!-- forge:${name} -->`;
-const END = (name: BlockName) => `<!-- /forge:${name} -->`;
+// The markers around a generated block: the one definition the README writers and the site share.
+const START = (name: string) => `<!-- forge:${name} -->`;
+const END = (name: string) => `<!-- /forge:${name} -->`;
 
 /** A whole generated block, markers included. */
-export function blockPattern(name: BlockName): RegExp {
+export function blockPattern(name: string): RegExp {
   return new RegExp(`${START(name)}[\\s\\S]*?${END(name)}`);
+}
+
+/** The text with the block `name` holding `body`, or null when its markers are missing. */
+export function fillBlock(text: string, name: string, body: string): string | null {
+  const start = text.indexOf(START(name));
+  const end = text.indexOf(END(name));
+  if (start < 0 || end < start) return null;
+  return `${text.slice(0, start)}${START(name)}\n${body}\n${text.slice(end)}`;
+}
+
+/** How a missing block is named in a problem. */
+export function blockMarkers(name: string): string {
+  return `${START(name)} … ${END(name)}`;
 }
 
 export interface BlockSync {
@@ -148,16 +161,15 @@ export function syncBlocks(markdown: string, sources: LessonSources): BlockSync 
   let text = markdown;
   const problems: string[] = [];
   for (const name of BLOCK_NAMES) {
-    const start = text.indexOf(START(name));
-    const end = text.indexOf(END(name));
-    if (start < 0 || end < start) {
-      problems.push(`missing the generated block ${START(name)} … ${END(name)} in "## ${BLOCKS[name]}"`);
+    const filled = fillBlock(text, name, renderBlock(name, sources));
+    if (filled === null) {
+      problems.push(`missing the generated block ${blockMarkers(name)} in "## ${BLOCKS[name]}"`);
       continue;
     }
-    const section = headings(text.slice(0, start)).at(-1);
+    const section = headings(text.slice(0, text.indexOf(START(name)))).at(-1);
     if (section !== BLOCKS[name])
       problems.push(`the block ${START(name)} belongs in "## ${BLOCKS[name]}", not "## ${section ?? "(none)"}"`);
-    text = `${text.slice(0, start)}${START(name)}\n${renderBlock(name, sources)}\n${text.slice(end)}`;
+    text = filled;
   }
   return { text, problems };
 }
@@ -234,11 +246,12 @@ export function scanFolds(markdown: string): FoldScan {
       }
       const summary = FOLD_SUMMARY_LINE.exec(lines[index + 1] ?? "")?.[1];
       if (summary === undefined) {
-        problems.push(`line ${lineNumber}: a <details> in the prose must be a fold, with <summary>${FOLD_SUMMARY}…</summary> on the next line`);
+        problems.push(
+          `line ${lineNumber}: a <details> in the prose must be a fold, with <summary>${FOLD_SUMMARY}…</summary> on the next line`,
+        );
         continue;
       }
-      if ((lines[index + 2] ?? "") !== "")
-        problems.push(`line ${lineNumber + 2}: a fold's summary must be followed by a blank line`);
+      if ((lines[index + 2] ?? "") !== "") problems.push(`line ${lineNumber + 2}: a fold's summary must be followed by a blank line`);
       const bodyStart = lineStart + line.length + 1 + (lines[index + 1]?.length ?? 0) + 1;
       open = { line: lineNumber, start: lineStart, summary, bodyStart };
       offset = bodyStart;
@@ -256,7 +269,8 @@ export function scanFolds(markdown: string): FoldScan {
       open = null;
       continue;
     }
-    if (open && line.startsWith("## ")) problems.push(`line ${lineNumber}: the fold opened at line ${open.line} runs into a section heading`);
+    if (open && line.startsWith("## "))
+      problems.push(`line ${lineNumber}: the fold opened at line ${open.line} runs into a section heading`);
     // Inline code may name the tags; only raw ones are a problem.
     if (FOLD_TAGS.test(line.replace(/`[^`]*`/g, "")))
       problems.push(`line ${lineNumber}: <details> and <summary> go on lines of their own, exactly as the fold convention writes them`);
