@@ -716,6 +716,7 @@ it("shows a class report of 30 learners from disk, sortable, with each cell the 
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.getByRole("button", { name: /^01 / }).click();
   await page.screenshot({ path: join(SCREENSHOTS, "class-report.png"), fullPage: true });
+  expect(await axeViolations(page), "axe-core violations on the class report").toEqual([]);
   expect(foreign, "requests that left the page").toEqual([]);
   expect(errors, "page errors").toEqual([]);
 });
