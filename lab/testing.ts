@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { inject, onTestFinished } from "vitest";
-import { getCurrentTest } from "vitest/suite";
+import { TestRunner } from "vitest";
 import { dirs } from "./core/layout.js";
 import { findModule } from "./trees/trees.js";
 
@@ -73,7 +73,7 @@ export function symlink(target: string, path: string, kind: "file" | "dir" = "fi
     symlinkSync(target, path, "file");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EPERM") throw error;
-    getCurrentTest()?.context.skip(WINDOWS_SYMLINK_REASON);
+    TestRunner.getCurrentTest()?.context.skip(WINDOWS_SYMLINK_REASON);
     throw new Error(WINDOWS_SYMLINK_REASON);
   }
 }

@@ -1,14 +1,15 @@
-// Builds the static course site into site/dist: a home page, a page per stage, one script and one
-// stylesheet. The result works opened straight from disk and from any static host.
+// Builds the static course site into site/dist: a home page, the course map, a page per stage, one
+// script and one stylesheet. The result works opened straight from disk and from any static host.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build as esbuild } from "esbuild";
 import { dirs } from "../lab/core/layout.js";
 import { headings } from "../lab/authoring/lesson.js";
-import type { StagePageData } from "./client/course.js";
-import { courseData, loadCourse, stagePage } from "./content.js";
-import { homeMain, markdown, page, stageMain, stageNav } from "./render.js";
+import { learningPath } from "../lab/authoring/map.js";
+import { MAP_PAGE, type StagePageData } from "./client/course.js";
+import { type Course, courseData, loadCourse, stagePage } from "./content.js";
+import { mapMain } from "./map.js";
+import { challengeParts, homeMain, markdown, page, siteNav, stageMain } from "./render.js";
 
 const SITE = dirs.site;
 export const DIST = dirs.siteDist;
@@ -32,8 +33,19 @@ function listingBytes(html: string): number {
   return total;
 }
 
-export async function buildSite(outDir: string = DIST): Promise<BuildResult> {
-  const course = loadCourse();
+export interface SiteSources {
+  readonly course: Course;
+  /** The course map's markdown (stages/README.md). */
+  readonly courseMap: string;
+}
+
+export function siteSources(): SiteSources {
+  return { course: loadCourse(), courseMap: readFileSync(dirs.courseMap, "utf8") };
+}
+
+/** Builds the site from the repository, or from the sources given (the tests give a synthetic lesson). */
+export async function buildSite(outDir: string = DIST, sources: SiteSources = siteSources()): Promise<BuildResult> {
+  const { course, courseMap } = sources;
   const data = courseData(course);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, "assets"), { recursive: true });
@@ -50,8 +62,7 @@ export async function buildSite(outDir: string = DIST): Promise<BuildResult> {
     write: false,
   });
   const script = bundle.outputFiles[0]?.contents ?? new Uint8Array();
-  const theme = readFileSync(createRequire(import.meta.url).resolve("highlight.js/styles/github.css"), "utf8");
-  const style = `${readFileSync(join(SITE, "styles.css"), "utf8")}\n${theme}`;
+  const style = readFileSync(join(SITE, "styles.css"), "utf8");
   writeFileSync(join(outDir, "assets", "app.js"), script);
   writeFileSync(join(outDir, "assets", "app.css"), style);
 
@@ -67,12 +78,25 @@ export async function buildSite(outDir: string = DIST): Promise<BuildResult> {
       course: data,
     }),
   });
+  pages.push({
+    path: MAP_PAGE,
+    html: page({
+      title: "Course map — Forge Lab",
+      description:
+        "Where the course sits in an agent harness, its concepts, what to know first, what to do when stuck, and how the stages build on each other.",
+      depth: 0,
+      main: mapMain(courseMap, learningPath(course.stages.map((content) => content.stage))),
+      course: data,
+      nav: siteNav(MAP_PAGE, data, headings(courseMap), 0),
+    }),
+  });
   for (const content of course.stages) {
     const stageData: StagePageData = {
       id: content.stage.id,
       prediction: { answer: content.spec.prediction.answer, options: content.spec.prediction.options },
       hints: content.spec.hints.length,
       rubric: content.spec.design.rubric.length,
+      challengeParts: challengeParts(content),
     };
     pages.push({
       path: stagePage(content.stage),
@@ -83,7 +107,7 @@ export async function buildSite(outDir: string = DIST): Promise<BuildResult> {
         main: stageMain(content),
         course: data,
         stage: stageData,
-        nav: stageNav(content.stage.id, data, headings(content.readme)),
+        nav: siteNav(content.stage.id, data, headings(content.readme), 1),
       }),
     });
   }

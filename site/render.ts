@@ -5,9 +5,10 @@ import hljs from "highlight.js";
 import markdownIt, { type MarkdownIt } from "markdown-it";
 import { experimentId, faultCommand } from "../lab/catalog/catalog.js";
 import { evidenceFolder } from "../lab/core/layout.js";
-import { BLOCK_NAMES, blockPattern, SCENARIO_LABELS, type BlockName } from "../lab/authoring/lesson.js";
+import { BLOCK_NAMES, blockPattern, FOLD_SUMMARY, SCENARIO_LABELS, scanFolds, type BlockName } from "../lab/authoring/lesson.js";
+import { withLf } from "../lab/core/files.js";
 import { OPTION_LETTERS } from "../lab/catalog/names.js";
-import { COURSE_DATA_ID, STAGE_DATA_ID, type CourseData, type StagePageData } from "./client/course.js";
+import { COURSE_DATA_ID, MAP_PAGE, STAGE_DATA_ID, type CourseData, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
 import { CI_EVIDENCE_NOTE } from "./client/selfcheck.js";
 import { stagePage, type StageContent } from "./content.js";
@@ -21,16 +22,32 @@ function highlight(code: string, language: string): string {
   return hljs.getLanguage(lang) ? hljs.highlight(code, { language: lang, ignoreIllegals: true }).value : escapeHtml(code);
 }
 
+/** A code block; its language travels with it, to name it when it scrolls (see the browser code). */
+function codeBlock(html: string, language: string): string {
+  const lang = language.trim().split(/\s+/)[0] ?? "";
+  return `<pre class="code"${lang ? ` data-lang="${escapeHtml(lang)}"` : ""}><code class="hljs">${html}</code></pre>`;
+}
+
+/** Where a repository link to a lesson or to the course map goes on the site, or null for any other file. */
+function siteLink(href: string, depth: number): string | null {
+  const up = depth > 0 ? "../" : "";
+  const lesson = /(?:^|\/)(stage-\d{2}-[a-z0-9-]+)\/README\.md$/.exec(href);
+  if (lesson) return `${up}stages/${lesson[1]}.html`;
+  // The course map is stages/README.md: `stages/README.md` from the top, `../README.md` from a lesson.
+  if (/^(?:\.\/)?stages\/README\.md$/.test(href) || (depth > 0 && href === "../README.md")) return `${up}${MAP_PAGE}`;
+  return null;
+}
+
 /** Markdown from the repository: no raw HTML, code highlighted, links to other lessons kept in the site. */
 function markdown(depth: number): MarkdownIt {
   const md = markdownIt({ html: false, linkify: false, typographer: false });
-  md.options.highlight = (code, language) => `<pre class="code"><code class="hljs">${highlight(code, language)}</code></pre>`;
+  md.options.highlight = (code, language) => codeBlock(highlight(code, language), language);
   const defaultLink = md.renderer.rules.link_open;
   md.renderer.rules.link_open = (tokens, index, options, env, self) => {
     const token = tokens[index];
     const href = String(token?.attrGet("href") ?? "");
-    const lesson = /(?:^|\/)stages\/(stage-\d{2}-[a-z0-9-]+)\/README\.md$/.exec(href);
-    if (token && lesson) token.attrSet("href", `${depth > 0 ? "" : "stages/"}${lesson[1]}.html`);
+    const site = siteLink(href, depth);
+    if (token && site) token.attrSet("href", site);
     else if (token && !/^(?:https?:|#)/.test(href)) {
       // A file of the repository: not part of the site, so name it instead of linking to nothing.
       token.attrSet("href", "#");
@@ -42,18 +59,41 @@ function markdown(depth: number): MarkdownIt {
   return md;
 }
 
-const inline = (text: string) => markdown(0).renderInline(text);
+/** Inline markdown of a stage page (the widgets, a fold's summary): its links resolve from stages/. */
+const inline = (text: string) => markdown(1).renderInline(text);
 
 function table(rows: readonly (readonly [string, string])[]): string {
   return `<table class="facts"><tbody>${rows.map(([key, value]) => `<tr><th scope="row">${key}</th><td>${value}</td></tr>`).join("")}</tbody></table>`;
 }
 
-function reveal(id: string, label: string, body: string): string {
-  return `<div class="reveal"><button type="button" class="reveal-button" aria-expanded="false" aria-controls="${id}" data-reveal>${label}</button><div id="${id}" class="reveal-body" hidden>${body}</div></div>`;
+interface RevealLabels {
+  /** The button while closed. */
+  readonly closed: string;
+  /** The button while open. */
+  readonly open: string;
+  /** For a challenge part: the button while closed with the Challenge switch on. */
+  readonly challenge?: string;
+}
+
+/** The opening of a reveal: a button that shows one label at a time, and the body it opens. */
+function revealStart(id: string, labels: RevealLabels): string {
+  const part = labels.challenge !== undefined;
+  const label = (kind: string, html: string, hidden: boolean) => `<span data-label="${kind}"${hidden ? " hidden" : ""}>${html}</span>`;
+  const button = `<button type="button" class="reveal-button" aria-expanded="false" aria-controls="${id}" data-reveal>${label("closed", labels.closed, false)}${part ? label("challenge", labels.challenge ?? "", true) : ""}${label("open", labels.open, true)}</button>`;
+  const note = part
+    ? `<p class="challenge-note" data-challenge-note hidden>Hidden on the challenge path. Opening it is noted: only a run made before then counts as passed on the challenge path.</p>`
+    : "";
+  return `<div class="reveal${part ? " challenge-part" : ""}"${part ? " data-challenge-part" : ""}>${note}${button}<div id="${id}" class="reveal-body" hidden>`;
+}
+
+const REVEAL_END = "</div></div>";
+
+function reveal(id: string, labels: RevealLabels, body: string): string {
+  return `${revealStart(id, labels)}${body}${REVEAL_END}`;
 }
 
 function codeListing(path: string, code: string, language: string): string {
-  return `<figure class="listing"><figcaption><code>${escapeHtml(path)}</code></figcaption><pre class="code"><code class="hljs">${highlight(code, language)}</code></pre></figure>`;
+  return `<figure class="listing"><figcaption><code>${escapeHtml(path)}</code></figcaption>${codeBlock(highlight(code, language), language)}</figure>`;
 }
 
 function widget(name: BlockName, content: StageContent): string {
@@ -101,7 +141,11 @@ function widget(name: BlockName, content: StageContent): string {
       ];
       const steps = contract.diagnosis.map((step) => `<li>${inline(step)}</li>`).join("");
       const body = `${table(rows)}<h3>Diagnosis, in order</h3><ol>${steps}</ol><p><strong>Fix principle.</strong> ${inline(contract.fixPrinciple)}</p><pre class="code"><code class="hljs">${highlight(faultCommand(stage), "bash")}</code></pre><h3>The fix, as a diff from the faulty module to the reference</h3><pre class="code diff"><code class="hljs">${highlight(content.faultDiff, "diff")}</code></pre>`;
-      return reveal(`instructor-${stage.nn}`, "Show the instructor view: fault contract and fix", body);
+      return reveal(
+        `instructor-${stage.nn}`,
+        { closed: "Show the instructor view: fault contract and fix", open: "Hide the instructor view: fault contract and fix" },
+        body,
+      );
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;
@@ -118,7 +162,7 @@ function widget(name: BlockName, content: StageContent): string {
         )
         .join("");
       return `<section class="widget design"><p class="question">${inline(spec.design.question)}</p>
-${reveal(`rubric-${stage.nn}`, "Show what a strong answer contains", `<p>Tick what your answer covers. This is for you: it is kept in this browser only.</p><ul class="rubric">${items}</ul>`)}</section>`;
+${reveal(`rubric-${stage.nn}`, { closed: "Show what a strong answer contains", open: "Hide what a strong answer contains" }, `<p>Tick what your answer covers. This is for you: it is kept in this browser only.</p><ul class="rubric">${items}</ul>`)}</section>`;
     }
     case "mastery": {
       const items = spec.mastery
@@ -150,25 +194,70 @@ export function selfCheckPanel(heading: string): string {
 </section>`;
 }
 
-/** The lesson with its generated blocks replaced by widgets and the reference code behind a reveal. */
+/** The labels of a fold's reveal, from its summary ("Open when stuck: the steps"). */
+function foldLabels(summary: string): RevealLabels {
+  const what = inline(summary);
+  return { closed: `${escapeHtml(FOLD_SUMMARY.trimEnd())} ${what}`, challenge: `Reveal a hidden part: ${what}`, open: `Hide: ${what}` };
+}
+
+/** The reference code, behind a reveal that is itself a challenge part. */
+function solutionReveal(content: StageContent): string {
+  const code = content.solution.map((file) => codeListing(file.path, file.code, "typescript")).join("");
+  return reveal(
+    `solution-${content.stage.nn}`,
+    {
+      closed: "Reveal the reference solution",
+      challenge: "Show the reference solution, hidden on the challenge path",
+      open: "Hide the reference solution",
+    },
+    code,
+  );
+}
+
+/** How many parts of a lesson the challenge path hides: each fold, and the reference solution. */
+export function challengeParts(content: StageContent): number {
+  return scanFolds(content.readme).folds.length + 1;
+}
+
+/** Markdown tables may leave the corner header cell empty; a header must name its column, so it becomes a plain cell. */
+function withoutEmptyHeaders(html: string): string {
+  return html.replace(/<th><\/th>/g, "<td></td>");
+}
+
+/**
+ * The lesson with its generated blocks replaced by widgets, each fold (the convention every lesson
+ * follows) turned into a reveal marked as a challenge part, and the reference code behind a reveal.
+ */
 export function lessonHtml(content: StageContent): string {
   const placeholders = new Map<string, string>();
-  let text = content.readme.replace(/^# .*\n/, "");
+  let text = withLf(content.readme).replace(/^# .*\n/, "");
   for (const name of BLOCK_NAMES) {
     const pattern = blockPattern(name);
     const key = `FORGEWIDGET${name.toUpperCase()}`;
     text = text.replace(pattern, `\n${key}\n`);
     placeholders.set(key, widget(name, content));
   }
+  // Each fold becomes two placeholders around its body, so the body is rendered in place, with the
+  // rest of the lesson (its code fences, lists and links), and then wrapped in a reveal.
+  const folds = scanFolds(text).folds;
+  for (const [index, fold] of [...folds.entries()].reverse()) {
+    const start = `FORGEFOLDSTART${index}`;
+    const end = `FORGEFOLDEND${index}`;
+    text = `${text.slice(0, fold.start)}\n\n${start}\n\n${fold.body}\n\n${end}\n\n${text.slice(fold.end)}`;
+    placeholders.set(start, revealStart(`fold-${content.stage.nn}-${index + 1}`, foldLabels(fold.summary)));
+    placeholders.set(end, REVEAL_END);
+  }
   let html = markdown(1).render(text);
   // Replacements are given as functions: a string would have its `$&`, `$'` and `$1` read as patterns,
   // and lessons and code (stage 09's shell syntax, say) contain exactly those.
-  for (const [key, replacement] of placeholders) html = html.replace(`<p>${key}</p>`, () => replacement);
+  for (const [key, replacement] of placeholders) {
+    const marker = `<p>${key}</p>`;
+    if (!html.includes(marker)) throw new Error(`${content.stage.id}: the lesson's ${key} did not render as a paragraph of its own`);
+    html = html.replace(marker, () => replacement);
+  }
   // Anchors for the table of contents; the reference code goes at the end of its own section.
   html = html.replace(/<h2>(.*?)<\/h2>/g, (_match: string, title: string) => `<h2 id="${slug(title)}">${title}</h2>`);
-  const code = content.solution.map((file) => codeListing(file.path, file.code, "typescript")).join("");
-  const solution = reveal(`solution-${content.stage.nn}`, "Reveal the reference solution", code);
-  return html.replace(/(<h2 id="guided-practice">)/, (heading: string) => `${solution}\n${heading}`);
+  return withoutEmptyHeaders(html).replace(/(<h2 id="guided-practice">)/, (heading: string) => `${solutionReveal(content)}\n${heading}`);
 }
 
 export function slug(title: string): string {
@@ -226,28 +315,29 @@ ${input.main}
 `;
 }
 
-export function stageNav(current: string, course: CourseData, sections: readonly string[]): string {
+/** The side navigation: this page's sections, then the course map and the stages in order. */
+export function siteNav(current: string, course: CourseData, sections: readonly string[], depth: 0 | 1): string {
+  const up = depth > 0 ? "../" : "";
+  const here = (id: string) => (id === current ? ' aria-current="page"' : "");
   const stages = course.stages
-    .map(
-      (stage) =>
-        `<li><a href="${stage.id}.html"${stage.id === current ? ' aria-current="page"' : ""}>${stage.nn} · ${escapeHtml(stage.title)}</a></li>`,
-    )
+    .map((stage) => `<li><a href="${up}${stage.page}"${here(stage.id)}>${stage.nn} · ${escapeHtml(stage.title)}</a></li>`)
     .join("");
+  const map = `<li><a href="${up}${MAP_PAGE}"${here(MAP_PAGE)}>Course map</a></li>`;
   const toc = sections.map((section) => `<li><a href="#${slug(section)}">${escapeHtml(section)}</a></li>`).join("");
-  return `<nav class="side" aria-label="Course"><h2 class="nav-title">On this page</h2><ol class="toc">${toc}</ol><h2 class="nav-title">Stages</h2><ol class="stage-list">${stages}</ol><p><a href="../index.html">Progress and self-check</a></p></nav>`;
+  return `<nav class="side" aria-label="Course"><h2 class="nav-title">On this page</h2><ol class="toc">${toc}</ol><h2 class="nav-title">Stages</h2><ol class="stage-list">${map}${stages}</ol><p><a href="${up}index.html">Progress and self-check</a></p></nav>`;
 }
 
 export function homeMain(course: CourseData, overview: string): string {
   const rows = course.stages
     .map(
       (stage) =>
-        `<tr data-stage-row="${stage.id}"><td>${stage.nn}</td><td><a href="${stagePage(stage)}">${escapeHtml(stage.title)}</a><br><span class="muted">${escapeHtml(stage.summary)}</span></td><td><span class="state" data-state>${STATES[0]}</span></td></tr>`,
+        `<tr data-stage-row="${stage.id}"><td>${stage.nn}</td><td><a href="${stagePage(stage)}">${escapeHtml(stage.title)}</a><br><span class="muted">${escapeHtml(stage.summary)}</span></td><td><span class="state" data-state>${STATES[0]}</span><span class="challenge-mark" data-challenge-mark hidden>passed on the challenge path</span></td></tr>`,
     )
     .join("");
   return `${overview}
 <section aria-labelledby="board-title"><h2 id="board-title">Your progress</h2>
 <table class="board"><caption class="visually-hidden">State of each stage</caption><thead><tr><th scope="col">Stage</th><th scope="col">Lesson</th><th scope="col">State</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="muted">States, in order: ${STATES.join(" → ")}.</p>
+<p class="muted">States, in order: ${STATES.join(" → ")}. A stage is marked "passed on the challenge path" when its self-check passed with a run made before any of its challenge parts was revealed.</p>
 <button type="button" class="reset" data-reset>Reset progress</button> <span class="muted" data-storage-note></span>
 </section>
 ${selfCheckPanel("Self-check: load a verification.json")}`;
@@ -259,7 +349,10 @@ export function stageMain(content: StageContent): string {
 <p class="eyebrow">Stage ${stage.nn}</p>
 <h1>${escapeHtml(spec.title)}</h1>
 <p class="lead">${inline(spec.summary)}</p>
-<p class="lab-setup"><input type="checkbox" id="lab-downloaded" data-downloaded><label for="lab-downloaded">I have the lab on my machine and ran <code>npm test -- stage-${stage.nn}</code></label></p>
+<p class="lab-setup" data-lab-setup><input type="checkbox" id="lab-downloaded" data-downloaded><label for="lab-downloaded">I have the lab on my machine and ran <code>npm test -- stage-${stage.nn}</code></label></p>
+<p class="lab-setup" data-lab-present hidden><span>The lab is on this machine: <code>npm start</code> serves this page.</span></p>
+<div class="challenge-setup"><p class="switch"><input type="checkbox" role="switch" id="challenge-switch" data-challenge-switch><label for="challenge-switch">Challenge path: keep the worked steps and the reference solution hidden until I reveal them</label></p>
+<p class="muted" data-challenge-status></p></div>
 ${lessonHtml(content)}
 </article>`;
 }

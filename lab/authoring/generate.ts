@@ -1,11 +1,12 @@
 // What `npm run generate` does: rewrite everything the repository derives from its sources — the JSON
-// Schema files, tsconfig.json's per-stage entries and the generated blocks of the lesson READMEs.
+// Schema files, tsconfig.json's per-stage entries, the course map's blocks and the generated blocks of the
+// lesson READMEs.
 // Safe to run at any time; it reports what changed and what keeps a lesson from being generated.
 import { existsSync, readFileSync } from "node:fs";
 import type { Catalog } from "../catalog/catalog.js";
 import { withLf, writeFileAtomic } from "../core/files.js";
 import { repoPath } from "../core/layout.js";
-import { generatedFiles } from "./generated.js";
+import { courseMapSync, generatedFiles } from "./generated.js";
 import { syncBlocks } from "./lesson.js";
 
 export interface Generation {
@@ -25,6 +26,7 @@ export function generate(catalog: Catalog, chosen: readonly string[] = []): Gene
     updated.push(repoPath(file));
   };
   for (const { file, content } of generatedFiles(catalog)) update(file, content);
+  problems.push(...courseMapSync(catalog).problems);
   for (const stage of catalog.stages) {
     if (chosen.length > 0 && !chosen.includes(stage.id)) continue;
     if (!stage.spec || !stage.contract || !existsSync(stage.readmePath)) continue;

@@ -1,12 +1,14 @@
 // Files the repository derives from its sources and commits: the JSON Schema exports of the zod schemas
 // (editors check stage.json and failure.json as you type), and tsconfig.json's per-stage entries (the
 // repository type-checks the stage tests against the reference, layered as the stages are). `npm run
-// generate` writes them; verify fails when one is stale.
+// generate` writes them; verify fails when one is stale. The course map's generated blocks (the learning
+// path and the prerequisite's tool loop) are kept fresh the same way.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
 import { withLf } from "../core/files.js";
 import { layoutOf, repoPath, ROOT, type Layout } from "../core/layout.js";
+import { syncCourseMap, type CourseMapSync } from "./map.js";
 import { exportedSchemas } from "./schemas.js";
 
 export interface GeneratedFile {
@@ -52,12 +54,26 @@ function layoutOfCatalog(catalog: Catalog): Layout {
   return layoutOf(catalog.stages[0]?.root ?? ROOT);
 }
 
+/** The course map with its generated blocks (the learning path, the tool loop) rewritten, or why it cannot be. */
+export function courseMapSync(catalog: Catalog): CourseMapSync {
+  const layout = layoutOfCatalog(catalog);
+  if (!existsSync(layout.courseMap) || !existsSync(layout.agentLoop))
+    return {
+      text: "",
+      problems: [`${repoPath(layout.courseMap, layout.root)} and ${repoPath(layout.agentLoop, layout.root)} must both exist`],
+    };
+  const sync = syncCourseMap(readFileSync(layout.courseMap, "utf8"), catalog.stages, readFileSync(layout.agentLoop, "utf8"));
+  return { text: sync.text, problems: sync.problems.map((problem) => `${repoPath(layout.courseMap, layout.root)}: ${problem}`) };
+}
+
 export function generatedFiles(catalog: Catalog): GeneratedFile[] {
   const layout = layoutOfCatalog(catalog);
+  const map = courseMapSync(catalog);
   return [
     ...exportedSchemas(layout),
     { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) },
     { file: join(layout.stages, "tsconfig.json"), content: stagesTsconfigFor(catalog) },
+    ...(map.problems.length === 0 ? [{ file: layout.courseMap, content: map.text }] : []),
   ];
 }
 

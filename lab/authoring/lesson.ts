@@ -129,13 +129,26 @@ export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSo
   }
 }
 
-// The markers around a generated block: the one definition the README writer and the site share.
-const START = (name: BlockName) => `<!-- forge:${name} -->`;
-const END = (name: BlockName) => `<!-- /forge:${name} -->`;
+// The markers around a generated block: the one definition the README writers and the site share.
+const START = (name: string) => `<!-- forge:${name} -->`;
+const END = (name: string) => `<!-- /forge:${name} -->`;
 
 /** A whole generated block, markers included. */
-export function blockPattern(name: BlockName): RegExp {
+export function blockPattern(name: string): RegExp {
   return new RegExp(`${START(name)}[\\s\\S]*?${END(name)}`);
+}
+
+/** The text with the block `name` holding `body`, or null when its markers are missing. */
+export function fillBlock(text: string, name: string, body: string): string | null {
+  const start = text.indexOf(START(name));
+  const end = text.indexOf(END(name));
+  if (start < 0 || end < start) return null;
+  return `${text.slice(0, start)}${START(name)}\n${body}\n${text.slice(end)}`;
+}
+
+/** How a missing block is named in a problem. */
+export function blockMarkers(name: string): string {
+  return `${START(name)} … ${END(name)}`;
 }
 
 export interface BlockSync {
@@ -148,18 +161,122 @@ export function syncBlocks(markdown: string, sources: LessonSources): BlockSync 
   let text = markdown;
   const problems: string[] = [];
   for (const name of BLOCK_NAMES) {
-    const start = text.indexOf(START(name));
-    const end = text.indexOf(END(name));
-    if (start < 0 || end < start) {
-      problems.push(`missing the generated block ${START(name)} … ${END(name)} in "## ${BLOCKS[name]}"`);
+    const filled = fillBlock(text, name, renderBlock(name, sources));
+    if (filled === null) {
+      problems.push(`missing the generated block ${blockMarkers(name)} in "## ${BLOCKS[name]}"`);
       continue;
     }
-    const section = headings(text.slice(0, start)).at(-1);
+    const section = headings(text.slice(0, text.indexOf(START(name)))).at(-1);
     if (section !== BLOCKS[name])
       problems.push(`the block ${START(name)} belongs in "## ${BLOCKS[name]}", not "## ${section ?? "(none)"}"`);
-    text = `${text.slice(0, start)}${START(name)}\n${renderBlock(name, sources)}\n${text.slice(end)}`;
+    text = filled;
   }
   return { text, problems };
+}
+
+/** What every fold's summary starts with: on a code host it is all a closed fold shows. */
+export const FOLD_SUMMARY = "Open when stuck: ";
+
+/** A part of a lesson the challenge path hides: a `<details>` block in the lesson's prose. */
+export interface Fold {
+  /** What the summary says is inside, after "Open when stuck: ". */
+  readonly summary: string;
+  /** The markdown between the summary and `</details>`. */
+  readonly body: string;
+  /** Where the fold starts and ends in the (LF) text: `<details>` up to the end of `</details>`. */
+  readonly start: number;
+  readonly end: number;
+  /** The line of its `<details>`, from 1. */
+  readonly line: number;
+}
+
+export interface FoldScan {
+  readonly folds: readonly Fold[];
+  readonly problems: readonly string[];
+}
+
+const FOLD_SUMMARY_LINE = new RegExp(`^<summary>${FOLD_SUMMARY.trimEnd()} (\\S.*)</summary>$`);
+const GENERATED_MARKER = /^<!-- (\/?)forge:[a-z]+ -->/;
+const FOLD_TAGS = /<\/?(?:details|summary)\b/i;
+
+/**
+ * The folds of a lesson, read line by line outside code fences and outside generated blocks (whose
+ * own `<details>` are answers and hints, not challenge parts). A fold is written exactly as
+ *
+ *     <details>
+ *     <summary>Open when stuck: what is inside</summary>
+ *
+ *     …markdown…
+ *
+ *     </details>
+ *
+ * and anything else that looks like one is a problem: the site and the code host would disagree on it.
+ */
+export function scanFolds(markdown: string): FoldScan {
+  const text = withLf(markdown);
+  const lines = text.split("\n");
+  const folds: Fold[] = [];
+  const problems: string[] = [];
+  let offset = 0;
+  let fence: string | null = null;
+  let generated = false;
+  let open: { line: number; start: number; summary: string; bodyStart: number } | null = null;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? "";
+    const lineNumber = index + 1;
+    const lineStart = offset;
+    offset += line.length + 1;
+    const marker = /^\s*(```|~~~)/.exec(line)?.[1];
+    if (marker) {
+      fence = fence === null ? marker : fence === marker ? null : fence;
+      continue;
+    }
+    if (fence !== null) continue;
+    const generatedMarker = GENERATED_MARKER.exec(line);
+    if (generatedMarker) {
+      if (open) problems.push(`line ${lineNumber}: a generated block inside the fold opened at line ${open.line}`);
+      generated = generatedMarker[1] !== "/";
+      continue;
+    }
+    if (generated) continue;
+    if (line === "<details>") {
+      if (open) {
+        problems.push(`line ${lineNumber}: a <details> inside the fold opened at line ${open.line}`);
+        continue;
+      }
+      const summary = FOLD_SUMMARY_LINE.exec(lines[index + 1] ?? "")?.[1];
+      if (summary === undefined) {
+        problems.push(
+          `line ${lineNumber}: a <details> in the prose must be a fold, with <summary>${FOLD_SUMMARY}…</summary> on the next line`,
+        );
+        continue;
+      }
+      if ((lines[index + 2] ?? "") !== "") problems.push(`line ${lineNumber + 2}: a fold's summary must be followed by a blank line`);
+      const bodyStart = lineStart + line.length + 1 + (lines[index + 1]?.length ?? 0) + 1;
+      open = { line: lineNumber, start: lineStart, summary, bodyStart };
+      offset = bodyStart;
+      index += 1;
+      continue;
+    }
+    if (line === "</details>") {
+      if (!open) {
+        problems.push(`line ${lineNumber}: a </details> with no fold open`);
+        continue;
+      }
+      if ((lines[index - 1] ?? "") !== "") problems.push(`line ${lineNumber}: a fold's </details> must follow a blank line`);
+      const body = text.slice(open.bodyStart, lineStart).replace(/^\n+|\n+$/g, "");
+      folds.push({ summary: open.summary, body, start: open.start, end: lineStart + line.length, line: open.line });
+      open = null;
+      continue;
+    }
+    if (open && line.startsWith("## "))
+      problems.push(`line ${lineNumber}: the fold opened at line ${open.line} runs into a section heading`);
+    // Inline code may name the tags; only raw ones are a problem.
+    if (FOLD_TAGS.test(line.replace(/`[^`]*`/g, "")))
+      problems.push(`line ${lineNumber}: <details> and <summary> go on lines of their own, exactly as the fold convention writes them`);
+  }
+  if (open) problems.push(`line ${open.line}: the fold opened here is never closed with </details>`);
+  return { folds, problems };
 }
 
 /** Everything that keeps a lesson from being complete, as messages naming what to fix. */
@@ -168,5 +285,5 @@ export function lessonProblems(markdown: string, sources: LessonSources): string
   const lf = withLf(markdown);
   const sync = syncBlocks(lf, sources);
   const stale = sync.problems.length === 0 && sync.text !== lf ? ["generated blocks are stale: run `npm run generate`"] : [];
-  return [...headingProblems(markdown), ...sync.problems, ...stale];
+  return [...headingProblems(markdown), ...sync.problems, ...stale, ...scanFolds(lf).problems];
 }

@@ -12,6 +12,10 @@ export function layoutOf(root: string) {
   return {
     root,
     stages: join(root, "stages"),
+    /** The course map: read before stage 01, on the code host and (rendered) on the site. */
+    courseMap: join(root, "stages", "README.md"),
+    /** The prerequisite's tool loop, type-checked with the repository; the course map shows it. */
+    agentLoop: join(root, "stages", "agent-loop.ts"),
     solutions: join(root, "solutions"),
     faulty: join(root, "faulty"),
     fixtures: join(root, "fixtures"),

@@ -63,7 +63,7 @@ it.concurrent("stops at an unwritten module with one line naming the file and th
   const run = await npmTest(context, ["stage-01"]);
   expect(run.status).toBe(1);
   expect(run.output).toMatch(
-    /ModuleNotWritten: forge\/tools\/registry is not written yet: create \S*forge\/tools\/registry\.ts \(explained in stages\/stage-01-capability-registry\/README\.md, section "Worked example"\)\./,
+    /ModuleNotWritten: forge\/tools\/registry is not written yet: create \S*forge\/tools\/registry\.ts \(explained in stages\/stage-01-capability-registry\/README\.md, section "Concepts"\)\./,
   );
   expect(run.output).not.toMatch(stackFrame);
   const evidence = run.evidence();
@@ -139,7 +139,7 @@ it.concurrent("names an earlier stage's module that a learner file imports but h
   });
   expect(run.status).toBe(1);
   expect(run.output).toMatch(
-    /ModuleNotWritten: forge\/tools\/atomic is not written yet: create \S*forge\/tools\/atomic\.ts \(explained in stages\/stage-05-atomic-write\/README\.md, section "Worked example"\)\. It belongs to stage-05-atomic-write, an earlier stage\./,
+    /ModuleNotWritten: forge\/tools\/atomic is not written yet: create \S*forge\/tools\/atomic\.ts \(explained in stages\/stage-05-atomic-write\/README\.md, section "Concepts"\)\. It belongs to stage-05-atomic-write, an earlier stage\./,
   );
   expect(run.output).not.toContain("TypeScriptError");
 });

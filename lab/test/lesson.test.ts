@@ -9,6 +9,7 @@ import {
   headings,
   lessonProblems,
   renderBlock,
+  scanFolds,
   SECTIONS,
   syncBlocks,
   type LessonSources,
@@ -71,4 +72,52 @@ it("fills empty blocks, and reports stale, missing and misplaced ones", () => {
 
 it("keeps this repository's stage 01 lesson complete and its blocks fresh", () => {
   expect(lessonProblems(readFileSync(join(ROOT, "stages/stage-01-capability-registry/README.md"), "utf8"), sources)).toEqual([]);
+});
+
+/** A fold as the convention writes it. */
+const fold = (summary: string, body: string) => `<details>\n<summary>Open when stuck: ${summary}</summary>\n\n${body}\n\n</details>`;
+
+it("finds each fold of the prose, with a code fence inside, and leaves the generated blocks' details alone", () => {
+  const fenced = "Run it:\n\n```text\n</details>\n<details>\n```";
+  const lesson = syncBlocks(skeleton(), sources).text.replace(
+    "## Worked example\n\nProse.\n",
+    `## Worked example\n\nProse.\n\n${fold("the steps", "1. Check.\n2. Throw.")}\n\nBetween.\n\n${fold("the output", fenced)}\n`,
+  );
+  const scan = scanFolds(lesson);
+  expect(
+    scan.folds.map(({ summary, body }) => ({ summary, body })),
+    "the folds found (the generated blocks hold answers and hints in details elements too)",
+  ).toEqual([
+    { summary: "the steps", body: "1. Check.\n2. Throw." },
+    { summary: "the output", body: fenced },
+  ]);
+  expect(scan.problems, "problems in a lesson that follows the convention").toEqual([]);
+  const [first] = scan.folds;
+  expect(lesson.slice(first?.start, first?.end), "the text a fold spans").toBe(fold("the steps", "1. Check.\n2. Throw."));
+  expect(first?.line, "the line of the first fold").toBe(lesson.slice(0, first?.start).split("\n").length);
+  expect(lessonProblems(lesson, sources), "a complete lesson with folds").toEqual([]);
+});
+
+it("names every way a fold can break the convention, by line", () => {
+  const problems = (text: string) => scanFolds(text).problems;
+  expect(problems("<details>\n<summary>Answer</summary>\n\nx\n\n</details>"), "a summary without the prefix").toEqual([
+    "line 1: a <details> in the prose must be a fold, with <summary>Open when stuck: …</summary> on the next line",
+    "line 2: <details> and <summary> go on lines of their own, exactly as the fold convention writes them",
+    "line 6: a </details> with no fold open",
+  ]);
+  expect(problems("<details>\n<summary>Open when stuck: x</summary>\ny\n</details>"), "no blank lines around the body").toEqual([
+    "line 3: a fold's summary must be followed by a blank line",
+    "line 4: a fold's </details> must follow a blank line",
+  ]);
+  expect(problems(`${fold("a", "b")}\n\n<details>\n<summary>Open when stuck: c</summary>\n\n## Guided practice\n`), "unclosed").toEqual([
+    "line 11: the fold opened at line 8 runs into a section heading",
+    "line 8: the fold opened here is never closed with </details>",
+  ]);
+  expect(problems("Text <details open> here.\n\nThe `<details>` element is fine in code."), "raw tags inside a line").toEqual([
+    "line 1: <details> and <summary> go on lines of their own, exactly as the fold convention writes them",
+  ]);
+  expect(problems(fold("a", "<!-- forge:hints -->\nx\n<!-- /forge:hints -->")), "a generated block folded").toEqual([
+    "line 4: a generated block inside the fold opened at line 1",
+    "line 6: a generated block inside the fold opened at line 1",
+  ]);
 });

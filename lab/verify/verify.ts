@@ -10,7 +10,7 @@ import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/
 import { evaluateStart } from "./judge-contract.js";
 import { dirs, moduleFile, ROOT, repoPath } from "../core/layout.js";
 import { lessonProblems } from "../authoring/lesson.js";
-import { staleGenerated } from "../authoring/generated.js";
+import { courseMapSync, staleGenerated } from "../authoring/generated.js";
 import { placeholders } from "../authoring/scaffold.js";
 import { faultHunks } from "../catalog/fault-patch.js";
 import { ProjectIndex, projectName, stageProject, type StageProject, type Suite } from "../vitest/projects.js";
@@ -175,13 +175,12 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
   return problems.length === 0 ? pass("complete") : fail("incomplete", problems);
 }
 
-export function judgeGenerated(stale: readonly string[]): Check {
-  return stale.length === 0
-    ? pass("fresh")
-    : fail(
-        `${stale.length} stale`,
-        stale.map((file) => `${file} is not what npm run generate makes of the sources: run npm run generate`),
-      );
+export function judgeGenerated(stale: readonly string[], problems: readonly string[] = []): Check {
+  if (stale.length === 0 && problems.length === 0) return pass("fresh");
+  return fail(stale.length > 0 ? `${stale.length} stale` : "incomplete", [
+    ...stale.map((file) => `${file} is not what npm run generate makes of the sources: run npm run generate`),
+    ...problems,
+  ]);
 }
 
 export function judgeTypecheck(diagnostics: readonly Diagnostic[]): Check {
@@ -276,7 +275,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     spec: judgeSpec(stage, catalog.problems, run(stage, "solution")),
   }));
   const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
-  const generated = judgeGenerated(staleGenerated(catalog));
+  const generated = judgeGenerated(staleGenerated(catalog), courseMapSync(catalog).problems);
   const typecheckCheck = await typecheck;
   const lintCheck = await lint;
   const suites = SUITES.map((suite: Suite) => ({

@@ -7,6 +7,7 @@ import { isInside } from "../core/inside.js";
 import type { Plugin } from "vite";
 import "vitest/config";
 import type { Stage } from "../catalog/catalog.js";
+import type { Section } from "../authoring/lesson.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
 import { findInLayers, findModule, type Tree } from "../trees/trees.js";
 import { closeTypecheckers, isSyntaxError, keepTypecheckersOpen, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
@@ -15,8 +16,11 @@ export const MISSING_MODULE_ERROR = "ModuleNotWritten";
 /** The property of a ModuleNotWritten error that names the module. */
 export const MISSING_MODULE_FIELD = "forgeModule";
 export const TYPESCRIPT_ERROR = "TypeScriptError";
-/** The section of a lesson that walks through writing its modules. */
-export const MODULE_SECTION = "Worked example";
+/**
+ * The section a missing module's message sends the learner to: what the module must do and why. Both
+ * paths read it; the worked example's steps, which the challenge path folds away, come later.
+ */
+export const MODULE_SECTION = "Concepts" satisfies Section;
 
 const MISSING_PREFIX = "\0forge-missing:";
 const BARE = /^forge\/tools\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?$/;

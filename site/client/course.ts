@@ -28,9 +28,13 @@ export interface StagePageData {
   readonly prediction: { readonly answer: number; readonly options: readonly string[] };
   readonly hints: number;
   readonly rubric: number;
+  /** How many parts of the lesson the challenge path hides: its folds and the reference solution. */
+  readonly challengeParts: number;
 }
 
 export const COURSE_DATA_ID = "forge-course";
 /** Where `npm start` lists this checkout's evidence files (relative to the site root); a key appended fetches one. */
 export const EVIDENCE_ENDPOINT = "__forge/evidence";
 export const STAGE_DATA_ID = "forge-stage";
+/** The course map's page, relative to the site root. */
+export const MAP_PAGE = "course-map.html";

@@ -1,9 +1,19 @@
-// The browser side of the course site: progress, the quiz, graded hints, the rubric, reveals and the
-// self-check. Everything runs in this page; the only request it may make is to the local server that
-// `npm start` runs, for the list of evidence files in this checkout.
+// The browser side of the course site: progress, the quiz, graded hints, the rubric, reveals, the
+// challenge path and the self-check. Everything runs in this page; the only request it may make is to
+// the local server that `npm start` runs, for the list of evidence files in this checkout.
 import { OPTION_LETTERS } from "../../lab/catalog/names.js";
 import { COURSE_DATA_ID, EVIDENCE_ENDPOINT, STAGE_DATA_ID, type CourseData, type StagePageData } from "./course.js";
-import { createStore, resultsFromVerdict, stateOf, type ProgressStore } from "./progress.js";
+import {
+  createChallengePreference,
+  createStore,
+  passedOnChallengePath,
+  resultsFromVerdict,
+  stateOf,
+  withResults,
+  withReveal,
+  type ChallengePreference,
+  type ProgressStore,
+} from "./progress.js";
 import { checkVerification, MAX_FILE_BYTES, type Verdict } from "./selfcheck.js";
 
 function readJson<T>(id: string): T | null {
@@ -27,11 +37,42 @@ function browserStorage(): Storage | null {
   }
 }
 
+/**
+ * A code block that scrolls sideways must be reachable from the keyboard (WCAG 2.1.1): such a block,
+ * and only such a block, joins the tab order with a name. Whether it scrolls depends on the window's
+ * width, so this runs again when the window or a block's size changes.
+ */
+function markScrollable(root: ParentNode = document): void {
+  for (const block of all<HTMLElement>("pre.code", root)) {
+    const scrolls = block.scrollWidth > block.clientWidth + 1;
+    if (scrolls === block.hasAttribute("tabindex")) continue;
+    if (scrolls) {
+      const caption = block.closest("figure")?.querySelector("figcaption")?.textContent?.trim();
+      const language = block.dataset.lang;
+      block.tabIndex = 0;
+      block.setAttribute("role", "group");
+      block.setAttribute("aria-label", `${caption ?? (language ? `Code (${language})` : "Code")}, scrolls sideways`);
+    } else {
+      block.removeAttribute("tabindex");
+      block.removeAttribute("role");
+      block.removeAttribute("aria-label");
+    }
+  }
+}
+
+/** Shows one of a reveal button's labels: closed, closed with the Challenge switch on, or open. */
+function showLabel(button: HTMLElement, kind: "closed" | "challenge" | "open"): void {
+  const labels = all<HTMLElement>("[data-label]", button);
+  const wanted = labels.some((label) => label.dataset.label === kind) ? kind : "closed";
+  for (const label of labels) label.hidden = label.dataset.label !== wanted;
+}
+
 class Page {
   constructor(
     private readonly course: CourseData,
     private readonly stage: StagePageData | null,
     private readonly store: ProgressStore,
+    private readonly challenge: ChallengePreference,
   ) {}
 
   start(): void {
@@ -40,6 +81,11 @@ class Page {
     this.setUpBoard();
     if (this.stage) this.setUpStage(this.stage);
     this.render();
+    markScrollable();
+    if (typeof ResizeObserver === "function") {
+      const observer = new ResizeObserver(() => markScrollable());
+      for (const block of all<HTMLElement>("pre.code")) observer.observe(block);
+    }
   }
 
   /** Everything that shows progress is redrawn from the store, so no view can drift from it. */
@@ -52,6 +98,8 @@ class Page {
         state.textContent = stateOf(progress.stages[id]);
         state.dataset.value = state.textContent;
       }
+      const mark = row.querySelector<HTMLElement>("[data-challenge-mark]");
+      if (mark) mark.hidden = !passedOnChallengePath(progress.stages[id]);
     }
     const note = document.querySelector<HTMLElement>("[data-storage-note]");
     if (note) note.textContent = this.store.persistent ? "" : "This browser refuses storage here: progress lasts until you leave the page.";
@@ -71,17 +119,54 @@ class Page {
     const downloaded = document.querySelector<HTMLInputElement>("[data-downloaded]");
     if (downloaded) downloaded.checked = Boolean(mine?.downloaded);
     for (const box of all<HTMLInputElement>("[data-rubric]")) box.checked = Boolean(mine?.rubric?.[Number(box.dataset.rubric)]);
+    this.renderChallenge(this.stage);
+  }
+
+  /** The switch, the labels and notes of the hidden parts, and what this stage's record says. */
+  private renderChallenge(stage: StagePageData): void {
+    const on = this.challenge.read();
+    document.documentElement.dataset.challenge = on ? "on" : "off";
+    const toggle = document.querySelector<HTMLInputElement>("[data-challenge-switch]");
+    if (toggle) toggle.checked = on;
+    for (const part of all<HTMLElement>("[data-challenge-part]")) {
+      const button = part.querySelector<HTMLButtonElement>("[data-reveal]");
+      const note = part.querySelector<HTMLElement>("[data-challenge-note]");
+      const open = button?.getAttribute("aria-expanded") === "true";
+      if (note) note.hidden = !on || open;
+      if (button) showLabel(button, open ? "open" : on ? "challenge" : "closed");
+    }
+    const status = document.querySelector<HTMLElement>("[data-challenge-status]");
+    if (!status) return;
+    const mine = this.store.read().stages[stage.id];
+    const parts = `${stage.challengeParts} part${stage.challengeParts === 1 ? "" : "s"} of this lesson`;
+    if (passedOnChallengePath(mine))
+      status.textContent = "Passed on the challenge path: your passing run was made before any part was revealed.";
+    else if (mine?.revealedAt)
+      status.textContent = `You revealed a hidden part on ${new Date(mine.revealedAt).toLocaleString()}: only a passing run made before then counts as passed on the challenge path.`;
+    else
+      status.textContent = on
+        ? `${parts} ${stage.challengeParts === 1 ? "is" : "are"} hidden. Nothing is revealed yet, so a pass counts as passed on the challenge path.`
+        : "";
   }
 
   private setUpReveals(): void {
     for (const button of all<HTMLButtonElement>("[data-reveal]")) {
       const body = document.getElementById(button.getAttribute("aria-controls") ?? "");
-      const label = button.textContent ?? "";
+      const part = button.closest<HTMLElement>("[data-challenge-part]");
       button.addEventListener("click", () => {
         const open = button.getAttribute("aria-expanded") !== "true";
         button.setAttribute("aria-expanded", String(open));
         if (body) body.hidden = !open;
-        button.textContent = open ? label.replace(/^(Show|Reveal)/, "Hide") : label;
+        showLabel(button, open ? "open" : part && this.challenge.read() ? "challenge" : "closed");
+        const note = part?.querySelector<HTMLElement>("[data-challenge-note]");
+        if (note) note.hidden = open || !this.challenge.read();
+        // Opening a challenge part is what the board's mark is about: the first time is recorded.
+        if (open && part && this.stage) {
+          const id = this.stage.id;
+          this.store.update(id, (progress) => withReveal(progress, new Date()));
+          this.render();
+        }
+        if (open && body) markScrollable(body);
       });
     }
   }
@@ -97,6 +182,10 @@ class Page {
 
   private setUpStage(stage: StagePageData): void {
     this.store.update(stage.id, (progress) => ({ ...progress, reading: true }));
+    document.querySelector<HTMLInputElement>("[data-challenge-switch]")?.addEventListener("change", (event) => {
+      this.challenge.write((event.target as HTMLInputElement).checked);
+      this.render();
+    });
     document.querySelector<HTMLInputElement>("[data-downloaded]")?.addEventListener("change", (event) => {
       const checked = (event.target as HTMLInputElement).checked;
       this.store.update(stage.id, (progress) => ({ ...progress, downloaded: checked }));
@@ -150,6 +239,7 @@ class Page {
     if (!button) return;
     const show = (count: number) => {
       hints.forEach((hint, index) => (hint.hidden = index >= count));
+      markScrollable(button.closest("[data-hints]") ?? document);
       button.hidden = count >= hints.length;
       button.textContent = `Show hint ${Math.min(count + 1, hints.length)} of ${hints.length}`;
     };
@@ -216,14 +306,13 @@ class Page {
       this.say("alert", `${source}: ${verdict.message}`);
       return;
     }
-    this.store.update(verdict.stage.id, (progress) => ({
-      ...progress,
-      downloaded: true,
-      results: resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery),
-    }));
+    const progress = this.store.update(verdict.stage.id, (stage) =>
+      withResults(stage, resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery)),
+    );
     const elsewhere =
       this.stage && this.stage.id !== verdict.stage.id ? ` (This file is for stage ${verdict.stage.nn}; its progress was updated.)` : "";
-    this.say("status", `${source}: ${verdict.message}${elsewhere}`);
+    const challenge = passedOnChallengePath(progress.stages[verdict.stage.id]) ? " Passed on the challenge path." : "";
+    this.say("status", `${source}: ${verdict.message}${challenge}${elsewhere}`);
     this.render();
   }
 
@@ -233,6 +322,23 @@ class Page {
     const status = document.querySelector<HTMLElement>("[data-live-status]");
     if (alert) alert.textContent = kind === "alert" ? message : "";
     if (status) status.textContent = kind === "status" ? message : "";
+  }
+
+  /**
+   * The evidence endpoint answered, so `npm start` serves this page from a checkout of the lab: the
+   * lab is on this machine. Every stage read so far moves to "Lab downloaded" without a checkbox.
+   */
+  private labPresent(): void {
+    for (const [id, progress] of Object.entries(this.store.read().stages)) {
+      if (progress.reading && !progress.downloaded) this.store.update(id, (stage) => ({ ...stage, downloaded: true }));
+    }
+    const setup = document.querySelector<HTMLElement>("[data-lab-setup]");
+    const present = document.querySelector<HTMLElement>("[data-lab-present]");
+    if (setup && present) {
+      setup.hidden = true;
+      present.hidden = false;
+    }
+    this.render();
   }
 
   /** Served by `npm start`, the page can list this checkout's evidence; from disk or a static host it cannot. */
@@ -247,6 +353,7 @@ class Page {
     } catch {
       return; // a static host has no such endpoint
     }
+    this.labPresent();
     const box = panel.querySelector<HTMLElement>("[data-local-evidence]");
     const list = box?.querySelector("ul");
     if (!box || !list || files.length === 0) return;
@@ -274,7 +381,8 @@ class Page {
 function main(): void {
   const course = readJson<CourseData>(COURSE_DATA_ID);
   if (!course) throw new Error("the page carries no course data");
-  const page = new Page(course, readJson<StagePageData>(STAGE_DATA_ID), createStore(browserStorage()));
+  const storage = browserStorage();
+  const page = new Page(course, readJson<StagePageData>(STAGE_DATA_ID), createStore(storage), createChallengePreference(storage));
   page.start();
   // Marks the page interactive; the end-to-end tests measure navigation-to-interactive from it.
   document.documentElement.dataset.readyAt = String(Math.round(performance.now()));

@@ -18,6 +18,10 @@ const stageProgressSchema = z.object({
   quiz: z.optional(z.int().check(z.minimum(0), z.maximum(3))),
   hintsShown: z.optional(z.int().check(z.minimum(0))),
   rubric: z.optional(z.array(z.boolean())),
+  /** When a challenge part of the lesson (a fold, the reference solution) was first opened. */
+  revealedAt: z.optional(z.iso.datetime()),
+  /** The time of the first passing run made before any challenge part was opened: passed on the challenge path. */
+  challengePassedAt: z.optional(z.iso.datetime()),
 });
 const progressSchema = z.object({ version: z.literal(1), stages: z.record(z.string(), stageProgressSchema) });
 
@@ -38,6 +42,27 @@ export function stateOf(progress: StageProgress | undefined): StageState {
   if (progress.downloaded) return "Lab downloaded";
   if (progress.reading) return "Reading";
   return "Not started";
+}
+
+/** The stage passed its self-check with a run made before any challenge part was revealed. */
+export function passedOnChallengePath(progress: StageProgress | undefined): boolean {
+  return stateOf(progress) === "Self-check passed" && progress?.challengePassedAt !== undefined;
+}
+
+/** The first reveal is the one that counts: a pass from a run made after it is not on the challenge path. */
+export function withReveal(progress: StageProgress, now: Date): StageProgress {
+  return progress.revealedAt === undefined ? { ...progress, revealedAt: now.toISOString() } : progress;
+}
+
+/**
+ * A stage's progress after a verdict is read. A passing run made before the first reveal (by the times
+ * the run and the browser recorded) marks the stage passed on the challenge path, and stays marked: a
+ * later run does not undo a pass that happened.
+ */
+export function withResults(progress: StageProgress, results: NonNullable<StageProgress["results"]>): StageProgress {
+  const beforeReveal = progress.revealedAt === undefined || Date.parse(results.generatedAt) < Date.parse(progress.revealedAt);
+  const challengePassedAt = progress.challengePassedAt ?? (results.passed && beforeReveal ? results.generatedAt : undefined);
+  return { ...progress, downloaded: true, results, ...(challengePassedAt === undefined ? {} : { challengePassedAt }) };
 }
 
 export interface ProgressStore {
@@ -102,4 +127,32 @@ export function resultsFromVerdict(
   mastery: ReadonlyArray<{ name: string; status: TestStatus }>,
 ): NonNullable<StageProgress["results"]> {
   return { passed, generatedAt, mastery: mastery.map((test) => ({ ...test })) };
+}
+
+export const CHALLENGE_KEY = "forge-lab/challenge-path";
+
+/** The Challenge switch: one choice for the whole course, kept apart from progress so a reset keeps it. */
+export interface ChallengePreference {
+  read(): boolean;
+  write(on: boolean): void;
+}
+
+export function createChallengePreference(storage: Pick<Storage, "getItem" | "setItem"> | null): ChallengePreference {
+  let on = false;
+  try {
+    on = storage?.getItem(CHALLENGE_KEY) === "on";
+  } catch {
+    // unreadable storage: the switch starts off
+  }
+  return {
+    read: () => on,
+    write(value) {
+      on = value;
+      try {
+        storage?.setItem(CHALLENGE_KEY, value ? "on" : "off");
+      } catch {
+        // a refused write: the choice lasts for this page
+      }
+    },
+  };
 }

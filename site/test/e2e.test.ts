@@ -16,9 +16,12 @@ import { buildVerification } from "../../lab/evidence/build.js";
 import { findBrowser, launchOptions } from "../../lab/core/browser.js";
 import { COURSE_ID, dirs, ROOT } from "../../lab/core/layout.js";
 import type { Target, TestResult, Verification } from "../../lab/evidence/schema.js";
-import { buildSite, type BuildResult } from "../build.js";
+import { buildSite, siteSources, type BuildResult } from "../build.js";
 import { main } from "../../lab/cli/commands.js";
-import { courseData, loadCourse } from "../content.js";
+import { MAP_PAGE } from "../client/course.js";
+import { courseData, loadCourse, stagePage } from "../content.js";
+import { axeViolations } from "./support/axe.js";
+import { challengeSources, FOLDS } from "./support/challenge.js";
 import { generateClass, LEARNERS } from "./support/class.js";
 
 const SCREENSHOTS = join(dirs.testResults, "screenshots");
@@ -34,6 +37,8 @@ const mastery = spec.mastery;
 
 let scratch = "";
 let dist = "";
+/** The site built with stage 01's lesson folded (support/challenge.ts): the challenge path's tests. */
+let challengeDist = "";
 let built: BuildResult;
 let browser: Browser;
 let server: ChildProcess | null = null;
@@ -91,6 +96,8 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "forge-site-"));
   dist = join(scratch, "dist");
   built = await buildSite(dist);
+  challengeDist = join(scratch, "challenge");
+  await buildSite(challengeDist, challengeSources(siteSources()));
   files.passing = join(scratch, "verification.json");
   files.reference = join(scratch, "verification.solution.json");
   files.corrupt = join(scratch, "corrupt.json");
@@ -153,11 +160,15 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 
-/** A fresh page (its own storage) that records every request to another origin and every page error. */
-async function open(url: string, viewport = { width: 1280, height: 900 }): Promise<Watched> {
+/**
+ * A fresh page (its own storage) that records every request to another origin and every page error;
+ * `time` fixes the page's clock (Date), for what the page records with a time.
+ */
+async function open(url: string, viewport = { width: 1280, height: 900 }, time?: Date): Promise<Watched> {
   const context = await browser.newContext({ viewport });
   contexts.push(context);
   const page = await context.newPage();
+  if (time) await page.clock.setFixedTime(time);
   const origin = new URL(url).protocol === "file:" ? "file:" : new URL(url).origin;
   const foreign: string[] = [];
   const errors: string[] = [];
@@ -475,6 +486,188 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
   expect(errors).toEqual([]);
 });
 
+it("shows the course map before stage 01, linked from the home page and every stage page, its path drawn inline", async () => {
+  const { page, foreign, errors } = await open(fileUrl("index.html"));
+  await page.getByRole("link", { name: "course map" }).click();
+  await page.waitForSelector("html[data-ready='true']");
+  expect(await page.locator("h1").innerText(), "the page reached from the home page").toBe("Course map");
+  expect(await page.getByRole("img", { name: "The learning path" }).count(), "the diagram, by its accessible name").toBe(1);
+  const stages = catalog.stages.filter((candidate) => candidate.spec);
+  expect(await page.locator("table.path tbody tr").count(), "rows of the path's table").toBe(stages.length);
+  expect(await page.locator(".stage-list a").first().innerText(), "the first entry of the navigation").toBe("Course map");
+  expect(await page.locator('.stage-list a[aria-current="page"]').innerText(), "the current page in the navigation").toBe("Course map");
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, "course-map.png"), fullPage: true });
+  for (const candidate of stages) {
+    const html = readFileSync(join(dist, stagePage(candidate)), "utf8");
+    expect(
+      /<ol class="stage-list"><li><a href="([^"]+)">([^<]+)<\/a>/.exec(html)?.slice(1),
+      `the first link of ${candidate.id}'s navigation`,
+    ).toEqual([`../${MAP_PAGE}`, "Course map"]);
+  }
+  await page.getByRole("link", { name: "stage 01 · Capability registry" }).click();
+  await page.waitForSelector("html[data-ready='true']");
+  expect(await page.locator("h1").innerText(), "the stage the map starts with").toBe(spec.title);
+  expect(foreign, "requests that left the page").toEqual([]);
+  expect(errors, "page errors").toEqual([]);
+});
+
+it("hides a folded lesson's challenge parts while the switch is on, remembers it, and marks a pass made before any reveal", async () => {
+  // The page's clock is fixed after the evidence's run (2026-05-06): a reveal now comes after that run.
+  const stageUrl = pathToFileURL(join(challengeDist, stagePage(stage))).href;
+  const { page, foreign, errors } = await open(stageUrl, undefined, new Date("2026-06-01T00:00:00.000Z"));
+  const parts = page.locator("[data-challenge-part]");
+  const visibleLabels = () => parts.locator("[data-reveal] [data-label]:visible").allInnerTexts();
+  const firstFold = page.locator(`#fold-01-1`);
+  expect(await parts.count(), "challenge parts: the folds and the reference solution").toBe(FOLDS.length + 1);
+  expect(await visibleLabels(), "the buttons with the switch off").toEqual([
+    "Open when stuck: the four steps, with defineTool",
+    "Open when stuck: why the reference is built this way",
+    "Reveal the reference solution",
+  ]);
+  expect(await page.getByText(FOLDS[0].marker).isVisible(), "a fold's body before it is opened").toBe(false);
+  expect(await page.locator("[data-challenge-note]:visible").count(), "notes with the switch off").toBe(0);
+
+  await page.getByRole("switch", { name: /Challenge path/ }).check();
+  expect(await visibleLabels(), "the buttons with the switch on").toEqual([
+    "Reveal a hidden part: the four steps, with defineTool",
+    "Reveal a hidden part: why the reference is built this way",
+    "Show the reference solution, hidden on the challenge path",
+  ]);
+  expect(await page.locator("[data-challenge-note]:visible").count(), "notes with the switch on").toBe(FOLDS.length + 1);
+  expect(await page.locator("[data-challenge-status]").innerText(), "the stage's challenge status").toBe(
+    `${FOLDS.length + 1} parts of this lesson are hidden. Nothing is revealed yet, so a pass counts as passed on the challenge path.`,
+  );
+  await page.reload();
+  await page.waitForSelector("html[data-ready='true']");
+  expect(await page.getByRole("switch", { name: /Challenge path/ }).isChecked(), "the switch after a reload").toBe(true);
+  expect(await page.evaluate(() => document.documentElement.dataset.challenge), "the page's mode after a reload").toBe("on");
+
+  await page.locator("[data-file]").setInputFiles(files.passing);
+  await expect
+    .poll(() => page.locator("[data-live-status]").innerText(), { message: "the verdict" })
+    .toMatch(/Self-check passed: .* Passed on the challenge path\.$/);
+  expect(await page.locator("[data-challenge-status]").innerText(), "the status after the pass").toMatch(/^Passed on the challenge path/);
+
+  // Opening a part now does not undo a pass whose run was made before it.
+  await parts.first().locator("[data-reveal]").click();
+  expect(await firstFold.isVisible(), "the fold, opened").toBe(true);
+  expect(await firstFold.innerText(), "the fold's body").toContain(FOLDS[0].marker);
+  expect(await parts.first().locator("[data-label]:visible").innerText(), "the opened fold's button").toBe(
+    "Hide: the four steps, with defineTool",
+  );
+  expect(await axeViolations(page), "axe violations with a fold open on the challenge path").toEqual([]);
+  await page.goto(pathToFileURL(join(challengeDist, "index.html")).href);
+  await page.waitForSelector("html[data-ready='true']");
+  const mark = page.locator(`[data-stage-row="${stage.id}"] [data-challenge-mark]`);
+  expect(await state(page, stage.id), "the board's state").toBe("Self-check passed");
+  expect(await mark.isVisible(), "the board's mark").toBe(true);
+  expect(await mark.innerText(), "the mark's words").toBe("passed on the challenge path");
+  await page.screenshot({ path: join(SCREENSHOTS, "board-challenge.png"), fullPage: true });
+
+  // Another learner reveals the reference solution before the run (the clock is before 2026-05-06).
+  const other = await open(stageUrl, undefined, new Date("2026-05-01T00:00:00.000Z"));
+  await other.page.getByRole("switch", { name: /Challenge path/ }).check();
+  await other.page.getByRole("button", { name: "Show the reference solution, hidden on the challenge path" }).click();
+  expect(await other.page.locator(".listing").first().isVisible(), "the reference solution, revealed").toBe(true);
+  await other.page.locator("[data-file]").setInputFiles(files.passing);
+  await expect
+    .poll(() => other.page.locator("[data-live-status]").innerText(), { message: "the verdict after a reveal" })
+    .toMatch(/Self-check passed: [^]*\)\.$/);
+  expect(await other.page.locator("[data-challenge-status]").innerText(), "the status after a reveal").toMatch(
+    /^You revealed a hidden part on .*: only a passing run made before then counts as passed on the challenge path\.$/,
+  );
+  await other.page.getByRole("switch", { name: /Challenge path/ }).uncheck();
+  expect(await other.page.locator("[data-challenge-note]:visible").count(), "notes with the switch off again").toBe(0);
+  await other.page.goto(pathToFileURL(join(challengeDist, "index.html")).href);
+  await other.page.waitForSelector("html[data-ready='true']");
+  expect(await state(other.page, stage.id), "the other board's state").toBe("Self-check passed");
+  expect(await other.page.locator(`[data-stage-row="${stage.id}"] [data-challenge-mark]`).isVisible(), "the other board's mark").toBe(
+    false,
+  );
+  expect([...foreign, ...other.foreign], "requests that left the page").toEqual([]);
+  expect([...errors, ...other.errors], "page errors").toEqual([]);
+});
+
+/** Opens every widget of a stage page: the quiz answered, every hint, every reveal, the rubric ticked, a self-check read. */
+async function openEveryWidget(page: Page): Promise<void> {
+  const quiz = page.locator("[data-option]");
+  if ((await quiz.count()) > 0) {
+    await quiz.first().click();
+    await quiz.last().click();
+  }
+  const next = page.locator("[data-next-hint]");
+  while (await next.isVisible()) await next.click();
+  for (const button of await page.locator("[data-reveal]").all())
+    if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
+  for (const box of await page.locator("[data-rubric]").all()) await box.check();
+  await page.locator("[data-file]").setInputFiles(files.incomplete);
+  await expect.poll(() => page.locator("[data-live-status]").innerText(), { message: "the self-check's verdict" }).not.toBe("");
+}
+
+const pagesToAudit = [
+  "index.html",
+  MAP_PAGE,
+  ...catalog.stages.filter((candidate) => candidate.spec).map((candidate) => stagePage(candidate)),
+];
+
+for (const path of pagesToAudit) {
+  it(`has no axe-core violation (WCAG 2.2 A and AA, best practices) on ${path}, with every widget opened`, async () => {
+    const { page, errors } = await open(fileUrl(path));
+    const found: Record<string, string[]> = {};
+    if (path.startsWith("stages/")) {
+      // The switch on shows every challenge part's note and label; opening the parts hides them again.
+      await page.getByRole("switch", { name: /Challenge path/ }).check();
+      found["the challenge switch on, every part closed"] = await axeViolations(page);
+      await openEveryWidget(page);
+      found["every widget opened"] = await axeViolations(page);
+      await page.setViewportSize({ width: 375, height: 740 });
+      found["every widget opened, at a phone's width"] = await axeViolations(page, { layoutOnly: true });
+    } else if (path === "index.html") {
+      found["as loaded"] = await axeViolations(page);
+      await page.locator("[data-file]").setInputFiles(files.corrupt);
+      await expect.poll(() => page.locator("[data-live-alert]").innerText(), { message: "the alert" }).not.toBe("");
+      found["an alert shown"] = await axeViolations(page);
+      await page.locator("[data-file]").setInputFiles(files.passing);
+      await expect.poll(() => state(page, stage.id), { message: "the board after a pass" }).toBe("Self-check passed");
+      found["a stage passed on the challenge path"] = await axeViolations(page);
+    } else {
+      found["as loaded"] = await axeViolations(page);
+      await page.setViewportSize({ width: 375, height: 740 });
+      found["at a phone's width"] = await axeViolations(page, { layoutOnly: true });
+    }
+    expect(found, "axe-core violations, by the state of the page").toEqual(Object.fromEntries(Object.keys(found).map((key) => [key, []])));
+    if (path.startsWith("stages/"))
+      expect(
+        await page.locator("pre.code[tabindex='0'][role='group']").count(),
+        "code blocks that scroll at a phone's width, reachable by keyboard",
+      ).toBeGreaterThan(0);
+    expect(errors, "page errors").toEqual([]);
+  });
+}
+
+it("has no axe-core violation on a lesson with folds, closed and opened, on the challenge path", async () => {
+  const { page, errors } = await open(pathToFileURL(join(challengeDist, stagePage(stage))).href);
+  await page.getByRole("switch", { name: /Challenge path/ }).check();
+  const found: Record<string, string[]> = { "folds closed": await axeViolations(page) };
+  await openEveryWidget(page);
+  found["folds opened"] = await axeViolations(page);
+  await page.setViewportSize({ width: 375, height: 740 });
+  found["folds opened, at a phone's width"] = await axeViolations(page, { layoutOnly: true });
+  const fold = page.locator("#fold-01-1 pre.code");
+  expect(await fold.getAttribute("tabindex"), "the fold's long code line, reachable by keyboard").toBe("0");
+  expect(await fold.getAttribute("aria-label"), "its name").toBe("Code (ts), scrolls sideways");
+  await fold.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(() => fold.evaluate((element) => element.scrollLeft), { message: "the block scrolled by a key" }).toBeGreaterThan(0);
+  expect(found, "axe-core violations, by the state of the page").toEqual({
+    "folds closed": [],
+    "folds opened": [],
+    "folds opened, at a phone's width": [],
+  });
+  expect(errors, "page errors").toEqual([]);
+});
+
 it("shows a class report of 30 learners from disk, sortable, with each cell the self-check's verdict", async () => {
   const folder = join(scratch, "class");
   mkdirSync(folder);
@@ -523,8 +716,33 @@ it("shows a class report of 30 learners from disk, sortable, with each cell the 
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.getByRole("button", { name: /^01 / }).click();
   await page.screenshot({ path: join(SCREENSHOTS, "class-report.png"), fullPage: true });
+  expect(await axeViolations(page), "axe-core violations on the class report").toEqual([]);
   expect(foreign, "requests that left the page").toEqual([]);
   expect(errors, "page errors").toEqual([]);
+});
+
+it("sets Lab downloaded from a page npm start serves, and keeps the checkbox for a page opened from disk", async () => {
+  const fromDisk = await open(fileUrl(`stages/${stage.id}.html`));
+  expect(await fromDisk.page.locator("[data-downloaded]").isVisible(), "the checkbox from disk").toBe(true);
+  expect(await fromDisk.page.locator("[data-lab-present]").isVisible(), "the served note from disk").toBe(false);
+  await fromDisk.page.goto(fileUrl("index.html"));
+  await fromDisk.page.waitForSelector("html[data-ready='true']");
+  expect(await state(fromDisk.page, stage.id), "a stage read from disk").toBe("Reading");
+
+  const served = await open(`${serverUrl}stages/${stage.id}.html`);
+  await served.page.locator("[data-lab-present]").waitFor();
+  expect(await served.page.locator("[data-lab-present]").innerText(), "the served note").toBe(
+    "The lab is on this machine: npm start serves this page.",
+  );
+  expect(await served.page.locator("[data-downloaded]").isVisible(), "the checkbox when served").toBe(false);
+  expect(await axeViolations(served.page), "axe violations on the served stage page").toEqual([]);
+  await served.page.goto(serverUrl);
+  await served.page.waitForSelector("html[data-ready='true']");
+  await expect.poll(() => state(served.page, stage.id), { message: "the stage read on the served page" }).toBe("Lab downloaded");
+  expect(await state(served.page, "stage-02-workspace-path-policy"), "a stage never opened").toBe("Not started");
+  expect(await axeViolations(served.page), "axe violations on the served home page").toEqual([]);
+  expect([...fromDisk.errors, ...served.errors], "page errors").toEqual([]);
+  expect([...fromDisk.foreign, ...served.foreign], "requests that left the page").toEqual([]);
 });
 
 it("stops npm start cleanly on Ctrl-C", async () => {
@@ -537,6 +755,6 @@ it("stops npm start cleanly on Ctrl-C", async () => {
 });
 
 it("keeps the screenshots as test artifacts", () => {
-  for (const name of ["home.png", "stage-01.png", "class-report.png"])
+  for (const name of ["home.png", "stage-01.png", "class-report.png", "course-map.png", "board-challenge.png"])
     expect(readFileSync(join(SCREENSHOTS, name)).subarray(1, 4).toString()).toBe("PNG");
 });

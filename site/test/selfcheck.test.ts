@@ -6,7 +6,17 @@ import { buildVerification } from "../../lab/evidence/build.js";
 import { ROOT } from "../../lab/core/layout.js";
 import type { TestResult, Verification } from "../../lab/evidence/schema.js";
 import type { CourseData, StageSummary } from "../client/course.js";
-import { createStore, stateOf, STATES, STORAGE_KEY } from "../client/progress.js";
+import {
+  CHALLENGE_KEY,
+  createChallengePreference,
+  createStore,
+  passedOnChallengePath,
+  stateOf,
+  STATES,
+  STORAGE_KEY,
+  withResults,
+  withReveal,
+} from "../client/progress.js";
 import { checkVerification } from "../client/selfcheck.js";
 import { courseData, loadCourse } from "../content.js";
 
@@ -292,4 +302,58 @@ it("marks evidence from a CI run as a claim to check against the run, and refuse
   );
   const local = verdictOf(evidence());
   expect(local.kind === "read" && local.ci, "a local run's claim").toBe(null);
+});
+
+it("marks a stage passed on the challenge path only for a passing run made before the first reveal, and keeps the mark", () => {
+  const results = (passed: boolean, generatedAt: string) => ({ passed, generatedAt, mastery: [] });
+  const reveal = new Date("2026-05-06T12:00:00.000Z");
+  const never = withResults({ reading: true }, results(true, "2026-05-06T10:00:00.000Z"));
+  expect(never, "a pass with nothing revealed").toEqual({
+    reading: true,
+    downloaded: true,
+    results: results(true, "2026-05-06T10:00:00.000Z"),
+    challengePassedAt: "2026-05-06T10:00:00.000Z",
+  });
+  expect(passedOnChallengePath(never), "the mark after a pass with nothing revealed").toBe(true);
+
+  const revealed = withReveal(withReveal({ reading: true }, reveal), new Date("2026-05-07T00:00:00.000Z"));
+  expect(revealed.revealedAt, "the first reveal is the one kept").toBe("2026-05-06T12:00:00.000Z");
+  const before = withResults(revealed, results(true, "2026-05-06T11:59:59.000Z"));
+  const after = withResults(revealed, results(true, "2026-05-06T12:00:01.000Z"));
+  const failing = withResults(revealed, results(false, "2026-05-06T11:00:00.000Z"));
+  expect(
+    { before: passedOnChallengePath(before), after: passedOnChallengePath(after), failing: passedOnChallengePath(failing) },
+    "the mark for a run made before the reveal, after it, and a failing one",
+  ).toEqual({ before: true, after: false, failing: false });
+
+  // A pass that happened stays: a later passing run, even after a reveal, does not undo it, and a
+  // failing run hides the mark only while the stage is not passed.
+  const later = withResults(withReveal(never, reveal), results(true, "2026-05-08T00:00:00.000Z"));
+  expect(later.challengePassedAt, "the first challenge pass, kept").toBe("2026-05-06T10:00:00.000Z");
+  expect(passedOnChallengePath(later), "the mark after a later pass").toBe(true);
+  const broken = withResults(later, results(false, "2026-05-09T00:00:00.000Z"));
+  expect(passedOnChallengePath(broken), "the mark while the latest run fails").toBe(false);
+  expect(passedOnChallengePath(undefined), "a stage never opened").toBe(false);
+});
+
+it("remembers the Challenge switch apart from progress, and keeps a choice the storage refuses for the page", () => {
+  const data = new Map<string, string>();
+  const storage = { getItem: (key: string) => data.get(key) ?? null, setItem: (key: string, value: string) => void data.set(key, value) };
+  expect(createChallengePreference(storage).read(), "the switch on a first visit").toBe(false);
+  createChallengePreference(storage).write(true);
+  expect(data.get(CHALLENGE_KEY), "what storage holds").toBe("on");
+  expect(createChallengePreference(storage).read(), "the switch on the next page").toBe(true);
+  const store = createStore({ ...storage, removeItem: (key: string) => void data.delete(key) });
+  store.reset();
+  expect(createChallengePreference(storage).read(), "the switch after a progress reset").toBe(true);
+  const refusing = createChallengePreference({
+    getItem: () => {
+      throw new Error("denied");
+    },
+    setItem: () => {
+      throw new Error("denied");
+    },
+  });
+  refusing.write(true);
+  expect(refusing.read(), "a refused choice, kept for this page").toBe(true);
 });
