@@ -8,6 +8,8 @@ import { knownCopies } from "../lab/evidence/copies.js";
 import { moduleFile, repoPath } from "../lab/core/layout.js";
 import type { FaultContract } from "../lab/catalog/failure-schema.js";
 import type { StageSpec } from "../lab/catalog/stage-schema.js";
+import { committedSummary } from "../lab/mutation/stage.js";
+import type { MutationSummary } from "../lab/mutation/summary.js";
 import type { CourseData } from "./client/course.js";
 
 export interface SourceFile {
@@ -23,6 +25,8 @@ export interface StageContent {
   readonly solution: readonly SourceFile[];
   /** Unified diff from the faulty module to the reference: what the fix changes. */
   readonly faultDiff: string;
+  /** The committed mutation summary, when the stage has a valid one. */
+  readonly mutation: MutationSummary | null;
 }
 
 export interface Course {
@@ -50,7 +54,7 @@ export function loadCourse(): Course {
       return { path: repoPath(file), code: readFileSync(file, "utf8") };
     });
     const faultDiff = faultPatch(stage, contract);
-    stages.push({ stage, spec, contract, readme: readFileSync(stage.readmePath, "utf8"), solution, faultDiff });
+    stages.push({ stage, spec, contract, readme: readFileSync(stage.readmePath, "utf8"), solution, faultDiff, mutation: committedSummary(stage) });
   }
   return { stages, skipped };
 }

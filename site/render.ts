@@ -8,6 +8,7 @@ import { evidenceFolder } from "../lab/core/layout.js";
 import { BLOCK_NAMES, blockPattern, FOLD_SUMMARY, SCENARIO_LABELS, scanFolds, type BlockName } from "../lab/authoring/lesson.js";
 import { withLf } from "../lab/core/files.js";
 import { OPTION_LETTERS } from "../lab/catalog/names.js";
+import { strengthSentence } from "../lab/mutation/summary.js";
 import { COURSE_DATA_ID, MAP_PAGE, STAGE_DATA_ID, type CourseData, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
 import { CI_EVIDENCE_NOTE } from "./client/selfcheck.js";
@@ -172,7 +173,7 @@ ${reveal(`rubric-${stage.nn}`, { closed: "Show what a strong answer contains", o
         )
         .join("");
       return `<section class="widget mastery"><p>These tests must pass against your own code in <code>workspace/</code>:</p><ul class="mastery-list">${items}</ul>
-<pre class="code"><code class="hljs">${highlight(`npm test -- stage-${stage.nn}`, "bash")}</code></pre>${selfCheckPanel(`Load the verification.json of stage ${stage.nn}`)}</section>`;
+<pre class="code"><code class="hljs">${highlight(`npm test -- stage-${stage.nn}`, "bash")}</code></pre>${content.mutation ? `<p>${inline(strengthSentence(content.mutation, stage.nn))}</p>` : ""}${selfCheckPanel(`Load the verification.json of stage ${stage.nn}`)}</section>`;
     }
   }
 }

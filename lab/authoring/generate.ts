@@ -8,6 +8,7 @@ import { withLf, writeFileAtomic } from "../core/files.js";
 import { repoPath } from "../core/layout.js";
 import { courseMapSync, generatedFiles } from "./generated.js";
 import { syncBlocks } from "./lesson.js";
+import { committedSummary } from "../mutation/stage.js";
 
 export interface Generation {
   /** Repository paths of the files rewritten. */
@@ -30,7 +31,12 @@ export function generate(catalog: Catalog, chosen: readonly string[] = []): Gene
   for (const stage of catalog.stages) {
     if (chosen.length > 0 && !chosen.includes(stage.id)) continue;
     if (!stage.spec || !stage.contract || !existsSync(stage.readmePath)) continue;
-    const sync = syncBlocks(withLf(readFileSync(stage.readmePath, "utf8")), { stage, spec: stage.spec, contract: stage.contract });
+    const sync = syncBlocks(withLf(readFileSync(stage.readmePath, "utf8")), {
+      stage,
+      spec: stage.spec,
+      contract: stage.contract,
+      mutation: committedSummary(stage),
+    });
     problems.push(...sync.problems.map((problem) => `${repoPath(stage.readmePath)}: ${problem}`));
     update(stage.readmePath, sync.text);
   }

@@ -8,6 +8,7 @@ import { evidenceFolder } from "../core/layout.js";
 import { OPTION_LETTERS } from "../catalog/names.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
 import type { StageSpec } from "../catalog/stage-schema.js";
+import { strengthSentence, type MutationSummary } from "../mutation/summary.js";
 
 export const SECTIONS = [
   "The problem",
@@ -84,9 +85,11 @@ export interface LessonSources {
   readonly stage: Pick<Stage, "id" | "nn" | "slug" | "number">;
   readonly spec: StageSpec;
   readonly contract: FaultContract;
+  /** The committed mutation summary, when the stage has a valid one. */
+  readonly mutation: MutationSummary | null;
 }
 
-export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSources): string {
+export function renderBlock(name: BlockName, { stage, spec, contract, mutation }: LessonSources): string {
   const run = `npm test -- stage-${stage.nn}`;
   switch (name) {
     case "predict": {
@@ -124,7 +127,8 @@ export function renderBlock(name: BlockName, { stage, spec, contract }: LessonSo
       return `**${spec.design.question}**\n\n${details("What a strong answer contains", spec.design.rubric.map((item) => `- ${item}`).join("\n"))}`;
     case "mastery": {
       const names = spec.mastery.map((test) => `- ${test}`).join("\n");
-      return `These tests must pass against your own code in \`workspace/\`:\n\n${names}\n\n\`\`\`sh\n${run}\n\`\`\``;
+      const strength = mutation ? `\n\n${strengthSentence(mutation, stage.nn)}` : "";
+      return `These tests must pass against your own code in \`workspace/\`:\n\n${names}\n\n\`\`\`sh\n${run}\n\`\`\`${strength}`;
     }
   }
 }

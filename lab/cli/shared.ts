@@ -1,11 +1,10 @@
 // What every command of the lab CLI shares: a usage error that exits 2, stage lookup by any of the
 // names a learner uses, file hashing, a yes/no question, and the checkout's own state folder (.lab/).
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog/catalog.js";
-import { readFileState } from "../core/files.js";
+import { readFileState, sha256 } from "../core/files.js";
 import { ROOT } from "../core/layout.js";
 import { parseTarget, UnknownTargetError, type Target } from "../trees/trees.js";
 
@@ -43,10 +42,6 @@ export function requireStage(catalog: Catalog, name: string | undefined): Stage 
 
 export function catalog(): Catalog {
   return loadCatalog();
-}
-
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /** The hash of a regular file, or null when there is none; a folder, FIFO or link there is refused. */

@@ -5,12 +5,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalog, Stage } from "../catalog/catalog.js";
-import { readFileState } from "../core/files.js";
+import { readFileState, sha256 } from "../core/files.js";
 import { MODULE_DIR, backupFiles, dirs, moduleFile, modulePath, workspaceFile } from "../core/layout.js";
 import { reference } from "../trees/reference.js";
 import { acquireLock, type Lock, type LockHolder } from "./lock.js";
 import { CommandError, short, type Output } from "./shared.js";
-import { applyChanges, listBackups, markRestored, readManifest, sha256, type Change } from "./transaction.js";
+import { applyChanges, listBackups, markRestored, readManifest, type Change } from "./transaction.js";
 
 export type Action = "create" | "overwrite" | "leave" | "keep";
 

@@ -5,8 +5,8 @@ import type { Catalog, Stage } from "../catalog/catalog.js";
 import { evidenceFile } from "../evidence/build.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
 import { readVerification, type Verification } from "../evidence/schema.js";
-import { readFileState } from "../core/files.js";
-import { sha256, type Output } from "./shared.js";
+import { readFileState, sha256 } from "../core/files.js";
+import type { Output } from "./shared.js";
 
 export interface ModuleStatus {
   readonly name: string;

@@ -7,18 +7,15 @@
 // snapshots that survive a kill, a check right before each replacement that the file still holds what
 // was backed up (an editor may save meanwhile), and a rollback that touches only what this command
 // changed and only while it still holds what this command wrote.
-import { createHash } from "node:crypto";
 import { chmodSync, existsSync, readdirSync, rmSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import * as fsPromises from "node:fs/promises";
 import * as z from "zod/mini";
 import type { AtomicFileSystem } from "forge/tools/atomic";
-import { writeFileAtomic, readFileState, type FileState } from "../core/files.js";
+import { writeFileAtomic, readFileState, sha256, type FileState } from "../core/files.js";
 import { backupFiles, dirs, workspaceFile } from "../core/layout.js";
 import { reference } from "../trees/reference.js";
 import { CommandError } from "./shared.js";
-
-export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** One file a command changes. Paths are relative to workspace/, with forward slashes. */
 export interface Change {

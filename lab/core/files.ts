@@ -1,7 +1,12 @@
 // File helpers of the lab engine.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
+/** The SHA-256 of some bytes (text counts as its UTF-8 bytes), in hex. */
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
 
 /**
  * The text with every CRLF and lone CR turned into LF. Line endings are not content: a checkout with

@@ -30,6 +30,10 @@ export function layoutOf(root: string) {
     backups: join(labState, "backups"),
     lock: join(labState, "lock"),
     hints: join(labState, "hints.json"),
+    /** `npm run mutate`'s generated configurations and StrykerJS's sandboxes (git-ignored). */
+    mutationState: join(labState, "mutation"),
+    /** StrykerJS's HTML reports, one per stage (git-ignored). */
+    mutationReports: join(root, "reports", "mutation"),
     /** Where `lab fault --open` puts a faulty module for the learner to repair (git-ignored). */
     faultlab: join(root, "faultlab"),
     cache: join(root, "node_modules", ".cache", "forge-lab"),
@@ -72,6 +76,8 @@ export function stageFiles(layout: Layout, id: string) {
     readme: join(dir, "README.md"),
     spec: join(dir, "stage.json"),
     contract: join(layout.fixtures, id, "failure.json"),
+    /** The committed summary of `npm run mutate` for the stage. */
+    mutation: join(layout.fixtures, id, "mutation.json"),
     solution: join(layout.solutions, id),
     faulty: join(layout.faulty, id),
     /** A test file of the stage, by its name without `.test.ts`. */

@@ -15,10 +15,11 @@ import {
   type LessonSources,
 } from "../authoring/lesson.js";
 import { ROOT } from "../core/layout.js";
+import { committedSummary } from "../mutation/stage.js";
 
 const stage01 = loadCatalog().stages.find((stage) => stage.id === "stage-01-capability-registry");
 if (!stage01?.spec || !stage01.contract) throw new Error("stage 01 must load");
-const sources: LessonSources = { stage: stage01, spec: stage01.spec, contract: stage01.contract };
+const sources: LessonSources = { stage: stage01, spec: stage01.spec, contract: stage01.contract, mutation: committedSummary(stage01) };
 
 /** A minimal lesson with every section and every block, blocks left empty. */
 function skeleton(): string {

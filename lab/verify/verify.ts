@@ -20,6 +20,7 @@ import { resultsOf, toTestResult } from "../evidence/results.js";
 import type { Verification } from "../evidence/schema.js";
 import { treeFor } from "../trees/trees.js";
 import { lintProblems } from "./lint.js";
+import { committedSummary, judgeMutation } from "../mutation/stage.js";
 import { SUITES } from "./suites.js";
 import { runTsc, type Diagnostic } from "../vitest/typecheck.js";
 import type { Target } from "../trees/trees.js";
@@ -30,6 +31,8 @@ export const MIN_TESTS = 6;
 
 export interface Check {
   readonly ok: boolean;
+  /** Passing, but short of a goal the course has not reached yet: shown, never counted as met. */
+  readonly pending?: boolean;
   /** A few words for the table. */
   readonly summary: string;
   /** What is wrong, each naming what to look at. */
@@ -42,6 +45,7 @@ export interface StageRow {
   readonly fault: Check;
   readonly start: Check;
   readonly spec: Check;
+  readonly mutation: Check;
 }
 
 /** A stage's tests run against one of its trees, and what the run proves. */
@@ -143,7 +147,7 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
   if (spec && contract && existsSync(stage.readmePath)) {
     const readme = repoPath(stage.readmePath, stage.root);
     problems.push(
-      ...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract }).map((problem) => `${readme}: ${problem}`),
+      ...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract, mutation: committedSummary(stage) }).map((problem) => `${readme}: ${problem}`),
     );
   }
   if (solution) {
@@ -173,6 +177,19 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
     if (names.size < MIN_TESTS) problems.push(`${stage.id} has ${names.size} tests; every stage needs at least ${MIN_TESTS}`);
   }
   return problems.length === 0 ? pass("complete") : fail("incomplete", problems);
+}
+
+/**
+ * The committed mutation summary: missing, stale or inconsistent fails. A fresh summary short of the 90%
+ * goal, or with survivors nobody explained, is shown as pending: the goal is not enforced until every
+ * stage meets it (docs/design.md, "Mutation testing").
+ */
+export function judgeMutationSummary(stage: Stage): Check {
+  const verdict = judgeMutation(stage);
+  if (verdict.state === "broken") return fail(verdict.stale ? "stale" : "invalid", [verdict.problem]);
+  const { score, unexplained } = verdict.summary;
+  if (verdict.state === "met") return pass(`${score}%`);
+  return { ok: true, pending: true, summary: `${score}% (${unexplained.length} open)`, problems: [verdict.problem] };
 }
 
 export function judgeGenerated(stale: readonly string[], problems: readonly string[] = []): Check {
@@ -273,6 +290,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     fault: judgeFault(stage, run(stage, "faulty")),
     start: judgeStart(stage, run(stage, "start")),
     spec: judgeSpec(stage, catalog.problems, run(stage, "solution")),
+    mutation: judgeMutationSummary(stage),
   }));
   const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
   const generated = judgeGenerated(staleGenerated(catalog), courseMapSync(catalog).problems);
@@ -283,7 +301,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     check: judgeSuite(modules.filter((module) => module.project.name === suite.project.test.name)),
   }));
   const ok =
-    rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok) &&
+    rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok && row.mutation.ok) &&
     catalogProblems.length === 0 &&
     generated.ok &&
     typecheckCheck.ok &&

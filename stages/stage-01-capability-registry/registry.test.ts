@@ -3,6 +3,7 @@ import {
   ALLOWED_CAPABILITIES,
   defineTool,
   parseToolDescriptor,
+  toolDescriptorInput,
   ToolRegistry,
   type Capability,
   type ToolDescriptor,
@@ -175,4 +176,88 @@ it("registers only descriptors made by defineTool", () => {
   ).toBe(refused("invalid"));
   expect(found(registry, [[]]), "tools registered after the forged one was refused").toEqual({ "(nothing)": [] });
   expect(ALLOWED_CAPABILITIES, "ALLOWED_CAPABILITIES").toEqual(["read", "write", "network", "process"]);
+});
+
+/** The message of the error `call` throws, or what it returned instead. */
+function messageOf(call: () => unknown): string {
+  try {
+    return `no error; returned ${oneLine(call())}`;
+  } catch (error) {
+    return error instanceof Error ? error.message : `threw ${oneLine(error)}, which is not an Error`;
+  }
+}
+
+/** The words of `wanted` that `message` does not contain as whole words. */
+const unnamed = (message: string, wanted: readonly string[]) =>
+  wanted.filter((word) => !new RegExp(`(^|[^A-Za-z0-9_])${word}($|[^A-Za-z0-9_])`).test(message));
+
+it("names each unknown capability in its error, and the allowed ones", () => {
+  const declared = messageOf(() => defineTool("shell", ["root", undefined as unknown as string]));
+  expect(
+    unnamed(declared, ["invalid", "root", "undefined"]),
+    `words missing from the error of defineTool("shell", ["root", undefined]): ${declared}`,
+  ).toEqual([]);
+  expect(
+    unnamed(declared, [...ALLOWED_CAPABILITIES]),
+    `allowed capabilities missing from that error, each as a word of its own: ${declared}`,
+  ).toEqual([]);
+  const required = messageOf(() => deliveryRegistry().supporting(["wirte", "netwrok"] as unknown as Capability[]));
+  expect(
+    unnamed(required, ["invalid", "wirte", "netwrok"]),
+    `words missing from the error of supporting(["wirte", "netwrok"]): ${required}`,
+  ).toEqual([]);
+});
+
+it("lists a tool's capabilities in one order, however they were declared", () => {
+  const orders = {
+    '["write", "read", "network"]': [...defineTool("a", ["write", "read", "network"]).capabilities],
+    '["network", "write", "read"]': [...defineTool("b", ["network", "write", "read"]).capabilities],
+    '["read", "network", "write"]': [...defineTool("c", ["read", "network", "write"]).capabilities],
+  };
+  const expected = ["network", "read", "write"];
+  expect(orders, "capabilities of a tool, by the order they were declared in").toEqual({
+    '["write", "read", "network"]': expected,
+    '["network", "write", "read"]': expected,
+    '["read", "network", "write"]': expected,
+  });
+});
+
+it("visits every capability with forEach, as a ReadonlySet does", () => {
+  const tool = defineTool("editor", ["write", "read"]);
+  const visits: string[] = [];
+  const context = { label: "ctx" };
+  tool.capabilities.forEach(function (this: unknown, value, key, set) {
+    visits.push(`${value}/${key}/${set === tool.capabilities ? "the set" : oneLine(set)}/${this === context ? "thisArg" : oneLine(this)}`);
+  }, context);
+  expect(visits, 'calls of capabilities.forEach(callback, thisArg) as "value/key/set/this"').toEqual([
+    "read/read/the set/thisArg",
+    "write/write/the set/thisArg",
+  ]);
+});
+
+it("rejects a tool name that is not a string", () => {
+  const verdicts = {
+    "7": outcome(() => defineTool(7 as unknown as string, ["read"]), "invalid", describeTool),
+    null: outcome(() => defineTool(null as unknown as string, ["read"]), "invalid", describeTool),
+  };
+  expect(
+    otherThan(verdicts, refused("invalid")),
+    'names that are not strings given to defineTool, not refused with an error containing "invalid"',
+  ).toEqual({});
+});
+
+it("refuses a blank name in the JSON schema itself, not only in defineTool", () => {
+  const result = toolDescriptorInput.safeParse({ name: "   ", capabilities: ["read"] });
+  const said = result.success
+    ? `accepted ${oneLine(result.data)}`
+    : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+  expect(said, 'toolDescriptorInput.safeParse({ name: "   ", capabilities: ["read"] })').toMatch(/^name: .*\bblank\b/);
+});
+
+it("names every invalid field when it rejects untyped JSON", () => {
+  const message = messageOf(() => parseToolDescriptor({ name: 7, capabilities: ["root"] }));
+  expect(
+    unnamed(message, ["invalid", "name", "capabilities"]),
+    `fields missing from the error of parseToolDescriptor({ name: 7, capabilities: ["root"] }): ${message}`,
+  ).toEqual([]);
 });
