@@ -17,14 +17,24 @@ export interface SourceFile {
   readonly code: string;
 }
 
+export interface FaultContent {
+  readonly id: string;
+  readonly isDefault: boolean;
+  readonly contract: FaultContract;
+  /** The faulty module's path in the repository. */
+  readonly file: string;
+  /** Unified diff from the faulty module to the reference: what the fix changes. */
+  readonly diff: string;
+}
+
 export interface StageContent {
   readonly stage: Stage;
   readonly spec: StageSpec;
   readonly contract: FaultContract;
   readonly readme: string;
   readonly solution: readonly SourceFile[];
-  /** Unified diff from the faulty module to the reference: what the fix changes. */
-  readonly faultDiff: string;
+  /** Every fault with a valid contract, the default first, each with its diff to the reference. */
+  readonly faults: readonly FaultContent[];
   /** The committed mutation summary, when the stage has a valid one. */
   readonly mutation: MutationSummary | null;
 }
@@ -53,8 +63,12 @@ export function loadCourse(): Course {
       const file = moduleFile(stage.solutionDir, name);
       return { path: repoPath(file), code: readFileSync(file, "utf8") };
     });
-    const faultDiff = faultPatch(stage, contract);
-    stages.push({ stage, spec, contract, readme: readFileSync(stage.readmePath, "utf8"), solution, faultDiff, mutation: committedSummary(stage) });
+    const faults = stage.faults.flatMap(({ id, isDefault, dir, contract: faultContract }) =>
+      faultContract
+        ? [{ id, isDefault, contract: faultContract, file: repoPath(join(dir, faultContract.faultFile)), diff: faultPatch(stage, { dir, contract: faultContract }) }]
+        : [],
+    );
+    stages.push({ stage, spec, contract, readme: readFileSync(stage.readmePath, "utf8"), solution, faults, mutation: committedSummary(stage) });
   }
   return { stages, skipped };
 }

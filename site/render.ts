@@ -133,19 +133,28 @@ function widget(name: BlockName, content: StageContent): string {
 </section>`;
     }
     case "fault": {
-      const rows: [string, string][] = [
-        ["Fault", `<code>${escapeHtml(contract.id)}</code>`],
-        ["Fault file", `<code>faulty/${escapeHtml(stage.id)}/${escapeHtml(contract.faultFile)}</code>`],
-        ["Target test", escapeHtml(contract.targetTest)],
-        ["Expected failure", `<code>/${escapeHtml(contract.expectedFailure)}/</code>`],
-        ["Also failing", contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.map(escapeHtml).join("; ")],
-      ];
-      const steps = contract.diagnosis.map((step) => `<li>${inline(step)}</li>`).join("");
-      const body = `${table(rows)}<h3>Diagnosis, in order</h3><ol>${steps}</ol><p><strong>Fix principle.</strong> ${inline(contract.fixPrinciple)}</p><pre class="code"><code class="hljs">${highlight(faultCommand(stage), "bash")}</code></pre><h3>The fix, as a diff from the faulty module to the reference</h3><pre class="code diff"><code class="hljs">${highlight(content.faultDiff, "diff")}</code></pre>`;
+      const several = content.faults.length > 1;
+      const sections = content.faults.map((fault) => {
+        const { contract: faultContract } = fault;
+        const rows: [string, string][] = [
+          ["Fault", `<code>${escapeHtml(fault.id)}</code>${several && fault.isDefault ? " (the stage's default fault)" : ""}`],
+          ["Fault file", `<code>${escapeHtml(fault.file)}</code>`],
+          ["Target test", escapeHtml(faultContract.targetTest)],
+          ["Expected failure", `<code>/${escapeHtml(faultContract.expectedFailure)}/</code>`],
+          ["Also failing", faultContract.alsoFailing.length === 0 ? "none" : faultContract.alsoFailing.map(escapeHtml).join("; ")],
+        ];
+        const steps = faultContract.diagnosis.map((step) => `<li>${inline(step)}</li>`).join("");
+        const level = several ? "h4" : "h3";
+        const heading = several ? `<h3>Fault <code>${escapeHtml(fault.id)}</code></h3>` : "";
+        return `${heading}${table(rows)}<${level}>Diagnosis, in order</${level}><ol>${steps}</ol><p><strong>Fix principle.</strong> ${inline(faultContract.fixPrinciple)}</p><pre class="code"><code class="hljs">${highlight(faultCommand(stage, fault), "bash")}</code></pre><${level}>The fix, as a diff from the faulty module to the reference</${level}><pre class="code diff"><code class="hljs">${highlight(fault.diff, "diff")}</code></pre>`;
+      });
+      const intro = several
+        ? `<p>This stage has ${content.faults.length} faults; <code>npm run lab -- fault ${stage.nn} --list</code> lists them.</p>`
+        : "";
       return reveal(
         `instructor-${stage.nn}`,
         { closed: "Show the instructor view: fault contract and fix", open: "Hide the instructor view: fault contract and fix" },
-        body,
+        `${intro}${sections.join("")}`,
       );
     }
     case "transfer": {

@@ -82,7 +82,7 @@ function details(summary: string, body: string): string {
 }
 
 export interface LessonSources {
-  readonly stage: Pick<Stage, "id" | "nn" | "slug" | "number">;
+  readonly stage: Pick<Stage, "id" | "nn" | "slug" | "number" | "faults">;
   readonly spec: StageSpec;
   readonly contract: FaultContract;
   /** The committed mutation summary, when the stage has a valid one. */
@@ -115,7 +115,14 @@ export function renderBlock(name: BlockName, { stage, spec, contract, mutation }
         ["Also failing", contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.join("; ")],
       ];
       const steps = contract.diagnosis.map((step, index) => `${index + 1}. ${step}`).join("\n");
-      return `${table(rows)}\n\nDiagnosis, in order:\n\n${steps}\n\n**Fix principle.** ${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\``;
+      const others = stage.faults.filter((fault) => !fault.isDefault);
+      const more =
+        others.length === 0
+          ? ""
+          : `\n\nThis stage has ${others.length === 1 ? "one more fault" : `${others.length} more faults`}, each with its own contract and tree; \`npm run lab -- fault ${stage.number} --list\` lists them and \`npm run lab -- fault ${stage.number} <fault-id>\` demonstrates one:\n\n${others
+              .map((fault) => `- \`${fault.id}\`${fault.contract ? `, caught by "${fault.contract.targetTest}"` : ""}`)
+              .join("\n")}`;
+      return `${table(rows)}\n\nDiagnosis, in order:\n\n${steps}\n\n**Fix principle.** ${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\`${more}`;
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;

@@ -2,9 +2,9 @@
 // problem found on the way. A broken file never hides the other stages; it becomes a problem that names
 // the file and the field.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type * as z from "zod/mini";
-import { COURSE_ID, dirs, moduleFile, repoPath, stageFiles, type Layout } from "../core/layout.js";
+import { COURSE_ID, dirs, MODULE_DIR, moduleFile, repoPath, stageFiles, type Layout } from "../core/layout.js";
 import { STAGE_ID, stageSchema, type StageSpec } from "./stage-schema.js";
 import { failureSchema, type FaultContract } from "./failure-schema.js";
 
@@ -25,6 +25,23 @@ export interface Stage {
   readonly faultyDir: string;
   readonly testFiles: readonly string[];
   readonly spec: StageSpec | null;
+  /** The default fault's contract (also the first of `faults`). */
+  readonly contract: FaultContract | null;
+  /** Every fault of the stage, the default first, then the others by id. */
+  readonly faults: readonly Fault[];
+}
+
+/**
+ * One injected fault of a stage: its own tree (the reference with one module replaced by a faulty copy)
+ * and its contract. The default fault lives at faulty/<stage>/ with fixtures/<stage>/failure.json; each
+ * further one at faulty/<stage>/<fault-id>/ with fixtures/<stage>/faults/<fault-id>.json.
+ */
+export interface Fault {
+  readonly id: string;
+  readonly isDefault: boolean;
+  /** The layer that holds the faulty module. */
+  readonly dir: string;
+  readonly contractPath: string;
   readonly contract: FaultContract | null;
 }
 
@@ -44,8 +61,12 @@ export function experimentId(stage: Pick<Stage, "nn" | "slug">): string {
   return `${COURSE_ID}-${stage.nn}-${stage.slug}`;
 }
 
-/** The command that runs a stage's tests against its faulty tree, as the fault lab shows it. */
-export function faultCommand(stage: Pick<Stage, "number">): string {
+/**
+ * The command that shows a fault caught, as the fault lab gives it: the stage's tests against its faulty
+ * tree for the default fault, the fault demo for any other (its tree is not a target).
+ */
+export function faultCommand(stage: Pick<Stage, "number">, fault?: Pick<Fault, "id" | "isDefault">): string {
+  if (fault && !fault.isDefault) return `npm run lab -- fault ${stage.number} ${fault.id}`;
   return `npm run lab -- test ${stage.number} --target faulty`;
 }
 
@@ -76,6 +97,28 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
   const files = stageFiles(layout, id);
   const { dir, spec: specPath, contract: contractPath } = files;
   const problem = (file: string, message: string) => problems.push({ stage: id, file: repoPath(file, layout.root), message });
+  const spec = readValidated(specPath, stageSchema, problem);
+  const contract = readValidated(contractPath, failureSchema, problem);
+  const faults: Fault[] = [{ id: contract?.id ?? "default", isDefault: true, dir: files.faulty, contractPath, contract }];
+  const further = existsSync(files.faultContracts)
+    ? readdirSync(files.faultContracts, { withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith(".json"))
+        .map((entry) => entry.name)
+        .sort()
+    : [];
+  for (const name of further) {
+    const faultId = name.slice(0, -".json".length);
+    const path = join(files.faultContracts, name);
+    const extra = readValidated(path, failureSchema, problem);
+    if (extra && extra.id !== faultId) problem(path, `id: "${extra.id}" must be the file's name, "${faultId}"`);
+    if (faults.some((fault) => fault.id === faultId)) problem(path, `a fault named "${faultId}" already exists in this stage`);
+    // faulty/<stage>/forge/ is the default fault's layer; a further fault cannot share its folder.
+    if (faultId === MODULE_DIR.split(/[\\/]/)[0]) {
+      problem(path, `"${faultId}" cannot name a fault: faulty/${id}/${faultId}/ is the default fault's folder`);
+      continue;
+    }
+    faults.push({ id: faultId, isDefault: false, dir: files.faultyOf(faultId), contractPath: path, contract: extra });
+  }
   const stage: Stage = {
     id,
     root: layout.root,
@@ -92,25 +135,26 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
       .filter((name) => name.endsWith(".test.ts"))
       .sort()
       .map((name) => join(dir, name)),
-    spec: readValidated(specPath, stageSchema, problem),
-    contract: readValidated(contractPath, failureSchema, problem),
+    spec,
+    contract,
+    faults,
   };
   if (!existsSync(stage.readmePath)) problem(stage.readmePath, "missing: every stage needs its lesson README.md");
   if (stage.testFiles.length === 0) problem(dir, "no *.test.ts file: every stage needs tests");
 
-  const { spec, contract } = stage;
   if (spec) {
     for (const name of spec.modules) {
       const file = moduleFile(stage.solutionDir, name);
       if (!existsSync(file)) problem(file, `missing: stage.json lists module "${name}" but the reference solution has no such file`);
     }
   }
-  if (contract) {
-    const faultFile = join(stage.faultyDir, contract.faultFile);
-    if (!existsSync(faultFile)) problem(faultFile, "missing: failure.json names this fault file");
-    const faultModule = contract.faultFile.replace(/^forge\/tools\//, "").replace(/\.ts$/, "");
+  for (const fault of stage.faults) {
+    if (!fault.contract) continue;
+    const faultFile = join(fault.dir, fault.contract.faultFile);
+    if (!existsSync(faultFile)) problem(faultFile, `missing: ${basename(fault.contractPath)} names this fault file`);
+    const faultModule = fault.contract.faultFile.replace(/^forge\/tools\//, "").replace(/\.ts$/, "");
     if (spec && !spec.modules.includes(faultModule)) {
-      problem(contractPath, `faultFile: "${contract.faultFile}" is not one of the modules this stage adds`);
+      problem(fault.contractPath, `faultFile: "${fault.contract.faultFile}" is not one of the modules this stage adds`);
     }
   }
   return stage;
@@ -169,6 +213,11 @@ export function moduleOwners(catalog: Catalog): ReadonlyMap<string, Stage> {
     for (const name of stage.spec?.modules ?? []) if (!owners.has(name)) owners.set(name, stage);
   }
   return owners;
+}
+
+/** A stage's fault by id; the default when no id is given. */
+export function findFault(stage: Stage, id?: string): Fault | undefined {
+  return id === undefined ? stage.faults[0] : stage.faults.find((fault) => fault.id === id);
 }
 
 export function findStage(catalog: Catalog, id: string): Stage | undefined {

@@ -66,31 +66,43 @@ Example: npm run lab -- restore`,
     },
   },
   fault: {
-    summary: "the fault lab: reproduce a stage's injected fault, or open and check your repair",
-    usage: "fault <stage> [--open [--yes] | --check]",
-    help: `Without options (the instructor demo): runs the stage's tests against its faulty tree and prints
-the contract, what failed and with which message, the diagnosis steps, the fix principle and the diff
-from the faulty module to the reference. Exits 0 only when the fault is reproduced exactly — which is
-not a fix.
---open   copies the faulty module into faultlab/stage-NN-<slug>/ for you to repair
+    summary: "the fault lab: reproduce one of a stage's injected faults, list them, or open and check your repair",
+    usage: "fault <stage> [<fault-id>] [--list | --open [--yes] | --check]",
+    help: `Without options (the instructor demo): runs the stage's tests against the tree of one of its faults
+(the stage's default fault unless a fault id is given) and prints the contract, what failed and with
+which message, the diagnosis steps, the fix principle and the diff from the faulty module to the
+reference. Exits 0 only when the fault is reproduced exactly — which is not a fix.
+--list   lists the stage's faults, one line each, the default first
+--open   copies the faulty module into faultlab/stage-NN-<slug>/ (faultlab/stage-NN-<slug>/<fault-id>/
+         for a fault other than the default) for you to repair
 --check  runs the stage's tests with your repaired copy and says fixed (exit 0) or not fixed (exit 1)
 ${STAGE_NAMES}
-Example: npm run lab -- fault 4`,
+Example: npm run lab -- fault 5 --list, then npm run lab -- fault 5 <fault-id>`,
     run: async (args, stages, output) => {
       const { positionals, values } = parse("fault", args, {
+        list: { type: "boolean" },
         open: { type: "boolean" },
         check: { type: "boolean" },
         yes: { type: "boolean", short: "y" },
       });
       const stage = requireStage(stages, positionals[0]);
-      if (values.open && values.check) throw new UsageError("choose one of --open and --check");
-      const { checkFaultLab, demonstrate, openFaultLab } = await import("./fault.js");
-      if (values.open) {
-        openFaultLab(stage, values.yes === true, output);
+      if ([values.list, values.open, values.check].filter(Boolean).length > 1)
+        throw new UsageError("choose one of --list, --open and --check");
+      if (positionals.length > 2)
+        throw new UsageError(`fault takes a stage and at most one fault id; got ${positionals.slice(1).join(" ")}`);
+      const { checkFaultLab, demonstrate, listFaults, openFaultLab, requireFault } = await import("./fault.js");
+      if (values.list) {
+        if (positionals[1] !== undefined) throw new UsageError("--list lists every fault of the stage; give no fault id");
+        listFaults(stage, output);
         return 0;
       }
-      if (values.check) return (await checkFaultLab(stages, stage, output)) ? 0 : 1;
-      return (await demonstrate(stages, stage, output)) ? 0 : 1;
+      const fault = requireFault(stage, positionals[1]);
+      if (values.open) {
+        openFaultLab(stage, fault, values.yes === true, output);
+        return 0;
+      }
+      if (values.check) return (await checkFaultLab(stages, stage, fault, output)) ? 0 : 1;
+      return (await demonstrate(stages, stage, fault, output)) ? 0 : 1;
     },
   },
   hint: {

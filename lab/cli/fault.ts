@@ -1,25 +1,48 @@
-// `lab fault <stage>`: the instructor's demo of a stage's injected fault, and the learner's repair lab
-// (`--open` copies the faulty module out, `--check` tests the repair).
+// `lab fault <stage> [<fault-id>]`: the instructor's demo of one of a stage's injected faults (the
+// default one unless named), the list of them (`--list`), and the learner's repair lab (`--open` copies
+// the faulty module out, `--check` tests the repair).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Catalog, Stage } from "../catalog/catalog.js";
+import { findFault, type Catalog, type Fault, type Stage } from "../catalog/catalog.js";
+import type { FaultContract } from "../catalog/failure-schema.js";
 import { faultPatch } from "../catalog/fault-patch.js";
 import { evaluateContract } from "../verify/judge-contract.js";
 import { writeFileAtomic } from "../core/files.js";
 import { dirs, repoPath } from "../core/layout.js";
 import { runStageTests } from "../vitest/run-stage.js";
 import { paint } from "../core/style.js";
-import { repairTree, treeFor } from "../trees/trees.js";
-import { CommandError, fileHash, type Output } from "./shared.js";
+import { faultTree, repairTree } from "../trees/trees.js";
+import { CommandError, fileHash, UsageError, type Output } from "./shared.js";
 
-function requireContract(stage: Stage) {
-  if (!stage.contract) throw new CommandError(`${stage.id} has no valid fault contract (fixtures/${stage.id}/failure.json).`);
-  return stage.contract;
+/** A fault whose contract is valid, as every fault command needs it. */
+export type ContractedFault = Fault & { readonly contract: FaultContract };
+
+/** The stage's fault named `id` (the default one when no id is given), with its contract. */
+export function requireFault(stage: Stage, id?: string): ContractedFault {
+  const fault = findFault(stage, id);
+  if (!fault) {
+    throw new UsageError(`${stage.id} has no fault "${id}". Its faults: ${stage.faults.map((known) => known.id).join(", ")}`);
+  }
+  const { contract } = fault;
+  if (!contract) throw new CommandError(`${stage.id} has no valid contract for fault "${fault.id}" (${repoPath(fault.contractPath)}).`);
+  return { ...fault, contract };
+}
+
+/** One line per fault of the stage: its id, whether it is the default, and the test that catches it. */
+export function listFaults(stage: Stage, output: Output): void {
+  const width = Math.max(...stage.faults.map((fault) => fault.id.length));
+  for (const fault of stage.faults) {
+    const role = fault.isDefault ? "default" : "       ";
+    const caught = fault.contract
+      ? `caught by "${fault.contract.targetTest}"`
+      : `(contract missing or invalid: ${repoPath(fault.contractPath)})`;
+    output.out(`${fault.id.padEnd(width)}  ${role}  ${caught}`);
+  }
 }
 
 /** The unified diff from the faulty module to the reference, coloured on a terminal. */
-export function faultDiff(stage: Stage, colours = paint()): string {
-  return faultPatch(stage, requireContract(stage))
+export function faultDiff(stage: Stage, fault: ContractedFault, colours = paint()): string {
+  return faultPatch(stage, fault)
     .split("\n")
     .filter((line) => !/^={3,}$/.test(line))
     .map((line) =>
@@ -35,19 +58,19 @@ export function faultDiff(stage: Stage, colours = paint()): string {
 }
 
 /** Runs the faulty tree and says whether the contract holds. True only when the fault is reproduced exactly. */
-export async function demonstrate(catalog: Catalog, stage: Stage, output: Output): Promise<boolean> {
-  const contract = requireContract(stage);
+export async function demonstrate(catalog: Catalog, stage: Stage, fault: ContractedFault, output: Output): Promise<boolean> {
+  const { contract } = fault;
   const colours = paint();
   output.out(colours.bold(`Fault lab · ${stage.id} · fault "${contract.id}"`));
   output.out("");
   output.out("Contract");
-  output.out(`  fault file        faulty/${stage.id}/${contract.faultFile}`);
+  output.out(`  fault file        ${repoPath(join(fault.dir, contract.faultFile))}`);
   output.out(`  target test       ${contract.targetTest}`);
   output.out(`  expected failure  /${contract.expectedFailure}/`);
   output.out(`  also failing      ${contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.join("; ")}`);
   output.out("");
 
-  const { tests, loadErrors } = await runStageTests(catalog, stage, treeFor(catalog, stage, "faulty"));
+  const { tests, loadErrors } = await runStageTests(catalog, stage, faultTree(catalog, stage, fault));
   const result = evaluateContract(contract, tests, loadErrors);
   output.out("What failed against the faulty tree");
   for (const test of tests.filter((candidate) => candidate.status !== "passed")) {
@@ -63,7 +86,7 @@ export async function demonstrate(catalog: Catalog, stage: Stage, output: Output
   output.out(`Fix principle: ${contract.fixPrinciple}`);
   output.out("");
   output.out("The fix, from the faulty module to the reference");
-  output.out(faultDiff(stage, colours));
+  output.out(faultDiff(stage, fault, colours));
   output.out("");
   if (result.reproduced) {
     output.out(
@@ -80,30 +103,36 @@ export async function demonstrate(catalog: Catalog, stage: Stage, output: Output
   return false;
 }
 
-export function faultlabFolder(stage: Stage): string {
-  return join(dirs.faultlab, stage.id);
+/** Where a fault's module is repaired: faultlab/<stage>/ for the default fault, faultlab/<stage>/<fault-id>/ for another. */
+export function faultlabFolder(stage: Stage, fault: Pick<Fault, "id" | "isDefault">): string {
+  return fault.isDefault ? join(dirs.faultlab, stage.id) : join(dirs.faultlab, stage.id, fault.id);
+}
+
+/** The command that names a fault: the stage alone for the default one. */
+function faultArgs(stage: Stage, fault: Pick<Fault, "id" | "isDefault">): string {
+  return fault.isDefault ? stage.nn : `${stage.nn} ${fault.id}`;
 }
 
 /** Copies the faulty module into faultlab/ for a learner to repair; a repair in progress is never overwritten without consent. */
-export function openFaultLab(stage: Stage, yes: boolean, output: Output): void {
-  const contract = requireContract(stage);
-  const source = join(stage.faultyDir, contract.faultFile);
-  const target = join(faultlabFolder(stage), contract.faultFile);
+export function openFaultLab(stage: Stage, fault: ContractedFault, yes: boolean, output: Output): void {
+  const { contract } = fault;
+  const source = join(fault.dir, contract.faultFile);
+  const target = join(faultlabFolder(stage, fault), contract.faultFile);
   const current = fileHash(target);
   if (current !== null && current !== fileHash(source) && !yes) {
     throw new CommandError(`${repoPath(target)} holds your repair in progress; rerun with --yes to start over from the faulty module.`);
   }
   writeFileAtomic(target, readFileSync(source));
   output.out(`Copied the faulty module to ${repoPath(target)}.`);
-  output.out(`Repair it there, then run: npm run lab -- fault ${stage.nn} --check`);
+  output.out(`Repair it there, then run: npm run lab -- fault ${faultArgs(stage, fault)} --check`);
 }
 
 /** Runs the stage's tests with the learner's repaired module on top of the reference; true when all pass. */
-export async function checkFaultLab(catalog: Catalog, stage: Stage, output: Output): Promise<boolean> {
-  const contract = requireContract(stage);
-  const folder = faultlabFolder(stage);
+export async function checkFaultLab(catalog: Catalog, stage: Stage, fault: ContractedFault, output: Output): Promise<boolean> {
+  const { contract } = fault;
+  const folder = faultlabFolder(stage, fault);
   if (!existsSync(join(folder, contract.faultFile))) {
-    throw new CommandError(`There is no repair to check: run npm run lab -- fault ${stage.nn} --open first.`);
+    throw new CommandError(`There is no repair to check: run npm run lab -- fault ${faultArgs(stage, fault)} --open first.`);
   }
   const { tests, loadErrors } = await runStageTests(catalog, stage, repairTree(catalog, stage, folder));
   const failing = tests.filter((test) => test.status !== "passed");

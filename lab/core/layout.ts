@@ -76,10 +76,14 @@ export function stageFiles(layout: Layout, id: string) {
     readme: join(dir, "README.md"),
     spec: join(dir, "stage.json"),
     contract: join(layout.fixtures, id, "failure.json"),
+    /** The contracts of the stage's further faults, one `<fault-id>.json` each. */
+    faultContracts: join(layout.fixtures, id, "faults"),
     /** The committed summary of `npm run mutate` for the stage. */
     mutation: join(layout.fixtures, id, "mutation.json"),
     solution: join(layout.solutions, id),
     faulty: join(layout.faulty, id),
+    /** The tree of a further fault: the faulty module under `faulty/<stage>/<fault-id>/`. */
+    faultyOf: (faultId: string) => join(layout.faulty, id, faultId),
     /** A test file of the stage, by its name without `.test.ts`. */
     test: (name: string) => join(dir, `${name}.test.ts`),
   } as const;

@@ -114,6 +114,30 @@ it("refuses a module claimed by two stages and a folder that is not a stage", ()
   expect(messages(catalog)).toContain(`fixtures/${copy}/failure.json: missing`);
 });
 
+it("loads a stage's further faults, each with its own tree, and refuses a contract whose id is not its file's name", () => {
+  const contract = JSON.parse(real(`fixtures/${realStage}/failure.json`)) as Record<string, unknown>;
+  const catalog = checkout({
+    [`fixtures/${realStage}/faults/blank-name.json`]: JSON.stringify({ ...contract, id: "blank-name" }),
+    [`faulty/${realStage}/blank-name/forge/tools/registry.ts`]: "",
+    [`fixtures/${realStage}/faults/renamed.json`]: JSON.stringify({ ...contract, id: "other-name" }),
+    [`faulty/${realStage}/renamed/forge/tools/registry.ts`]: "",
+    [`fixtures/${realStage}/faults/forge.json`]: JSON.stringify({ ...contract, id: "forge" }),
+  });
+  const stage = catalog.stages[0];
+  expect(
+    stage?.faults.map((fault) => `${fault.id}${fault.isDefault ? " (default)" : ""} in ${fault.dir.slice(stage.root.length + 1)}`),
+    "faults",
+  ).toEqual([
+    `${contract.id} (default) in faulty/${realStage}`,
+    `blank-name in faulty/${realStage}/blank-name`,
+    `renamed in faulty/${realStage}/renamed`,
+  ]);
+  expect(messages(catalog), "problems").toEqual([
+    `fixtures/${realStage}/faults/forge.json: "forge" cannot name a fault: faulty/${realStage}/forge/ is the default fault's folder`,
+    `fixtures/${realStage}/faults/renamed.json: id: "other-name" must be the file's name, "renamed"`,
+  ]);
+});
+
 it("names a stage by number, short name or folder name", () => {
   const catalog = loadCatalog();
   for (const name of ["1", "01", "stage-01", "stage-01-capability-registry"]) {

@@ -130,6 +130,20 @@ it("exits 2 for an unknown stage, command or target, naming the valid ones", asy
   expect(option.stderr).toMatch(/Unknown option '--force'.*See: npm run lab -- start --help/);
 });
 
+it("lists a stage's faults, the default first, and names them when asked for one it lacks", async () => {
+  const list = await labHere(["fault", "5", "--list"]);
+  expect(list.status, list.stderr).toBe(0);
+  expect(list.stdout.trimEnd().split("\n"), "fault 5 --list").toEqual([
+    'unlooped-short-write  default  caught by "writes every byte when the file system accepts one byte per call"',
+    'partial-write                  caught by "replaces the whole file and leaves no temporary file"',
+  ]);
+  const unknown = await labHere(["fault", "5", "constructor"]);
+  expect(unknown.status, "exit code for a fault the stage lacks").toBe(2);
+  expect(unknown.stderr, "what fault 5 constructor says").toContain(
+    'stage-05-atomic-write has no fault "constructor". Its faults: unlooped-short-write, partial-write',
+  );
+});
+
 it("answers --help for every command with its usage and an example where it takes a stage", async () => {
   const overview = await labHere(["--help"]);
   expect(overview.status).toBe(0);

@@ -46,7 +46,10 @@ function run(target: Target, tests: readonly TestResult[], loadErrors: readonly 
 }
 
 it("passes a solution run only when every test passed", () => {
-  expect(judgeSolution(stage, run("solution", allPassing()))).toMatchObject({ ok: true, summary: "12/12" });
+  expect(judgeSolution(stage, run("solution", allPassing()))).toMatchObject({
+    ok: true,
+    summary: `${allPassing().length}/${allPassing().length}`,
+  });
   const broken = judgeSolution(stage, run("solution", [...allPassing().slice(1), failed(spec.mastery[0] ?? "", "expected 1 to be 2")]));
   expect(broken.ok).toBe(false);
   expect(broken.problems).toEqual([`"${spec.mastery[0]}" failed: expected 1 to be 2`]);
@@ -65,6 +68,36 @@ it("proves the fault contract only when the target test alone fails with the exp
     run("faulty", [...others.slice(1), failed(others[0]?.name ?? "", "x"), failed(contract.targetTest, caught)]),
   );
   expect(collateral.problems).toEqual([`unexpected failure: ${others[0]?.name} (failed)`]);
+});
+
+it("proves each further fault by the run of its own tree, and names the fault that is not caught", () => {
+  const others = allPassing().filter((test) => test.name !== contract.targetTest);
+  const defaultRun = run("faulty", [...others, failed(contract.targetTest, caught)]);
+  const extraContract = {
+    ...contract,
+    id: "blank-name-accepted",
+    targetTest: "rejects a blank tool name",
+    expectedFailure: "blank names",
+    alsoFailing: [],
+  };
+  const extra = { id: extraContract.id, isDefault: false, dir: stage.faultyDir, contractPath: stage.contractPath, contract: extraContract };
+  // The extra fault's folder is the default's here: judgeDrift sees one change, as it does for the default.
+  const withTwo: Stage = { ...stage, faults: [...stage.faults, extra] };
+  const extraOthers = allPassing().filter((test) => test.name !== extraContract.targetTest);
+  const caughtExtra = new Map([
+    [extra.id, { tests: [...extraOthers, failed(extraContract.targetTest, "blank names given to defineTool")], loadErrors: [] }],
+  ]);
+  expect(judgeFault(withTwo, defaultRun, caughtExtra), "both faults caught as their contracts say").toMatchObject({
+    ok: true,
+    summary: "2 reproduced",
+  });
+  expect(judgeFault(withTwo, defaultRun).problems, "the further fault's tree did not run").toEqual([
+    'fault "blank-name-accepted": its faulty tree was not run',
+  ]);
+  const missed = new Map([[extra.id, { tests: allPassing(), loadErrors: [] }]]);
+  expect(judgeFault(withTwo, defaultRun, missed).problems, "the further fault passed every test").toEqual([
+    `fault "blank-name-accepted": "rejects a blank tool name" passed against the faulty tree: the fault is not caught`,
+  ]);
 });
 
 it("accepts a starting point only when every test file stops at the stage's own missing module", () => {

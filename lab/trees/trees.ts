@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MODULE_DIR, dirs } from "../core/layout.js";
-import type { Catalog, Stage } from "../catalog/catalog.js";
+import type { Catalog, Fault, Stage } from "../catalog/catalog.js";
 import { TARGETS, type Target } from "../evidence/schema.js";
 
 export { TARGETS, type Target };
@@ -53,6 +53,15 @@ export function treeFor(catalog: Catalog, stage: Stage, target: Target): Tree {
     case "faulty":
       return { name: target, target, layers: [...referenceLayers(catalog, stage, "including"), stage.faultyDir], learner: null };
   }
+}
+
+/**
+ * The tree of one of a stage's faults: the default fault's is the `faulty` target (it records
+ * evidence); a further fault's is the reference with that fault's folder on top, and records none.
+ */
+export function faultTree(catalog: Catalog, stage: Stage, fault: Fault): Tree {
+  if (fault.isDefault) return treeFor(catalog, stage, "faulty");
+  return { name: `fault-${fault.id}`, target: null, layers: [...referenceLayers(catalog, stage, "including"), fault.dir], learner: null };
 }
 
 /** The reference with a learner's repaired module on top (`lab fault --check`): it records no evidence. */

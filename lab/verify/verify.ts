@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { TestModule } from "vitest/node";
 import { createVitest } from "vitest/node";
 import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/catalog.js";
-import { evaluateStart } from "./judge-contract.js";
+import { evaluateContract, evaluateStart } from "./judge-contract.js";
 import { dirs, moduleFile, ROOT, repoPath } from "../core/layout.js";
 import { lessonProblems } from "../authoring/lesson.js";
 import { courseMapSync, staleGenerated } from "../authoring/generated.js";
@@ -17,8 +17,9 @@ import { ProjectIndex, projectName, stageProject, type StageProject, type Suite 
 import { evidencePlugin } from "../evidence/plugin.js";
 import { recordRun, runContext } from "../evidence/reporter.js";
 import { resultsOf, toTestResult } from "../evidence/results.js";
-import type { Verification } from "../evidence/schema.js";
-import { treeFor } from "../trees/trees.js";
+import type { ContractResult, LoadError, TestResult, Verification } from "../evidence/schema.js";
+import type { FaultContract } from "../catalog/failure-schema.js";
+import { faultTree, treeFor } from "../trees/trees.js";
 import { lintProblems } from "./lint.js";
 import { committedSummary, judgeMutation } from "../mutation/stage.js";
 import { SUITES } from "./suites.js";
@@ -85,39 +86,75 @@ export function judgeSolution(stage: Stage, run: StageRun | undefined): Check {
 }
 
 /**
- * The faulty module must be the reference with one injected change: anything else that differs is drift
+ * Each faulty module must be the reference with one injected change: anything else that differs is drift
  * (an edit made to the reference and not to its faulty copy, or the other way round).
  */
 export function judgeDrift(stage: Stage): string[] {
-  const contract = stage.contract;
-  if (!contract || !existsSync(join(stage.faultyDir, contract.faultFile))) return [];
-  const hunks = faultHunks(stage, contract);
-  if (hunks === 1) return [];
-  const faulty = repoPath(join(stage.faultyDir, contract.faultFile), stage.root);
-  const reference = repoPath(join(stage.solutionDir, contract.faultFile), stage.root);
-  return [
-    hunks === 0
-      ? `${faulty} is identical to ${reference}: it injects no fault`
-      : `${faulty} differs from ${reference} in ${hunks} places; a faulty module is the reference with one injected change`,
-  ];
+  return stage.faults.flatMap((fault) => {
+    const contract = fault.contract;
+    if (!contract || !existsSync(join(fault.dir, contract.faultFile))) return [];
+    const hunks = faultHunks(stage, { dir: fault.dir, contract });
+    if (hunks === 1) return [];
+    const faulty = repoPath(join(fault.dir, contract.faultFile), stage.root);
+    const reference = repoPath(join(stage.solutionDir, contract.faultFile), stage.root);
+    return [
+      hunks === 0
+        ? `${faulty} is identical to ${reference}: it injects no fault`
+        : `${faulty} differs from ${reference} in ${hunks} places; a faulty module is the reference with one injected change`,
+    ];
+  });
 }
 
-export function judgeFault(stage: Stage, run: StageRun | undefined): Check {
-  const contract = run?.verification.contract;
-  if (!stage.contract) return fail("no contract", ["failure.json is missing or invalid"]);
-  if (!run || !contract) return fail("not run", ["the faulty tree was not run"]);
-  const drift = judgeDrift(stage);
-  if (drift.length > 0) return fail("drifted", drift);
-  if (contract.reproduced) return pass("reproduced");
-  const target = run.verification.tests.find((test) => test.name === contract.targetTest);
+/** Why a fault's run does not reproduce its contract; empty when it does. */
+function contractProblems(contract: FaultContract, result: ContractResult, target: TestResult | undefined): string[] {
+  if (result.reproduced) return [];
   const problems: string[] = [];
   if (target?.status === "passed") problems.push(`"${contract.targetTest}" passed against the faulty tree: the fault is not caught`);
-  else if (target?.failure && !contract.targetFailedByAssertion) {
+  else if (target?.failure && !result.targetFailedByAssertion) {
     problems.push(`"${contract.targetTest}" failed by an error, not an assertion: ${target.failure.message}`);
-  } else if (target?.failure && !contract.messageMatched) {
+  } else if (target?.failure && !result.messageMatched) {
     problems.push(`"${contract.targetTest}" failed with "${target.failure.message}", which does not match /${contract.expectedFailure}/`);
   }
-  problems.push(...contract.unexpectedFailures.map((failure) => `unexpected failure: ${failure}`));
+  problems.push(...result.unexpectedFailures.map((failure) => `unexpected failure: ${failure}`));
+  return problems;
+}
+
+/** The results of a further fault's tree (it records no evidence, so verify evaluates its contract here). */
+export interface FaultResults {
+  readonly tests: readonly TestResult[];
+  readonly loadErrors: readonly LoadError[];
+}
+
+/**
+ * Every fault of the stage is caught exactly as its contract says: the default one by the `faulty`
+ * target's run, each further one by the run of its own tree.
+ */
+export function judgeFault(stage: Stage, run: StageRun | undefined, further: ReadonlyMap<string, FaultResults> = new Map()): Check {
+  if (!stage.contract) return fail("no contract", ["failure.json is missing or invalid"]);
+  if (!run || !run.verification.contract) return fail("not run", ["the faulty tree was not run"]);
+  const drift = judgeDrift(stage);
+  if (drift.length > 0) return fail("drifted", drift);
+  const several = stage.faults.length > 1;
+  const problems: string[] = [];
+  for (const fault of stage.faults) {
+    const label = several ? `fault "${fault.id}": ` : "";
+    if (!fault.contract) {
+      problems.push(`${label}${repoPath(fault.contractPath, stage.root)} is missing or invalid`);
+      continue;
+    }
+    const results = fault.isDefault ? run.verification : further.get(fault.id);
+    if (!results) {
+      problems.push(`${label}its faulty tree was not run`);
+      continue;
+    }
+    const result =
+      fault.isDefault && run.verification.contract
+        ? run.verification.contract
+        : evaluateContract(fault.contract, results.tests, results.loadErrors);
+    const target = results.tests.find((test) => test.name === fault.contract?.targetTest);
+    problems.push(...contractProblems(fault.contract, result, target).map((problem) => `${label}${problem}`));
+  }
+  if (problems.length === 0) return pass(several ? `${stage.faults.length} reproduced` : "reproduced");
   return fail("not reproduced", problems);
 }
 
@@ -147,7 +184,9 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
   if (spec && contract && existsSync(stage.readmePath)) {
     const readme = repoPath(stage.readmePath, stage.root);
     problems.push(
-      ...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract, mutation: committedSummary(stage) }).map((problem) => `${readme}: ${problem}`),
+      ...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract, mutation: committedSummary(stage) }).map(
+        (problem) => `${readme}: ${problem}`,
+      ),
     );
   }
   if (solution) {
@@ -173,7 +212,13 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
         problems.push(`${test.file}: two tests of ${stage.id} are named "${test.name}"; evidence keys results by name`);
       seen.add(test.name);
     }
-    if (contract) named(repoPath(stage.contractPath, stage.root), "targetTest/alsoFailing", [contract.targetTest, ...contract.alsoFailing]);
+    for (const fault of stage.faults) {
+      if (fault.contract)
+        named(repoPath(fault.contractPath, stage.root), "targetTest/alsoFailing", [
+          fault.contract.targetTest,
+          ...fault.contract.alsoFailing,
+        ]);
+    }
     if (names.size < MIN_TESTS) problems.push(`${stage.id} has ${names.size} tests; every stage needs at least ${MIN_TESTS}`);
   }
   return problems.length === 0 ? pass("complete") : fail("incomplete", problems);
@@ -237,6 +282,12 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const projects: StageProject[] = stages.flatMap((stage) =>
     VERIFY_TARGETS.map((target) => ({ stage, tree: treeFor(catalog, stage, target) })),
   );
+  // A further fault's tree is a project of its own; it records no evidence.
+  const faultProjects = stages.flatMap((stage) =>
+    stage.faults
+      .filter((fault) => !fault.isDefault)
+      .map((fault) => ({ fault, project: { stage, tree: faultTree(catalog, stage, fault) } })),
+  );
   // The evidence plugin writes each run's evidence file; the judgement below reads vitest's results itself.
   const evidence = evidencePlugin(new ProjectIndex(catalog, projects));
 
@@ -263,7 +314,11 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     { watch: false, config: false, root: ROOT, reporters: [progress ? projectProgress(progress) : {}] },
     {
       test: {
-        projects: [...projects.map((project) => stageProject(catalog, project, [evidence])), ...SUITES.map((suite) => suite.project)],
+        projects: [
+          ...projects.map((project) => stageProject(catalog, project, [evidence])),
+          ...faultProjects.map(({ project }) => stageProject(catalog, project)),
+          ...SUITES.map((suite) => suite.project),
+        ],
       },
     },
   );
@@ -284,10 +339,19 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     runs.set(name, { ...project, verification: recordRun(catalog, project, project.tree.target, resultsOf(ran), context) });
   }
   const run = (stage: Stage, target: Target) => runs.get(projectName({ stage, tree: treeFor(catalog, stage, target) }));
+  const furtherResults = (stage: Stage) =>
+    new Map(
+      faultProjects
+        .filter(({ project }) => project.stage === stage)
+        .flatMap(({ fault, project }) => {
+          const ran = modules.filter((module) => module.project.name === projectName(project));
+          return ran.length === 0 ? [] : [[fault.id, resultsOf(ran)] as const];
+        }),
+    );
   const rows = stages.map((stage) => ({
     stage,
     solution: judgeSolution(stage, run(stage, "solution")),
-    fault: judgeFault(stage, run(stage, "faulty")),
+    fault: judgeFault(stage, run(stage, "faulty"), furtherResults(stage)),
     start: judgeStart(stage, run(stage, "start")),
     spec: judgeSpec(stage, catalog.problems, run(stage, "solution")),
     mutation: judgeMutationSummary(stage),
