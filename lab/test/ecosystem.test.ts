@@ -221,6 +221,7 @@ it("lets the editor open the learner's module from a stage test, while the type-
   const typecheck = await listed("tsconfig.json");
   expect(registryOf(typecheck).sort(), "where npm run typecheck finds forge/tools/registry").toEqual([
     "faulty/stage-01-capability-registry/forge/tools/registry.ts",
+    "faulty/stage-01-capability-registry/frozen-set/forge/tools/registry.ts",
     "solutions/stage-01-capability-registry/forge/tools/registry.ts",
   ]);
   const settings = JSON.parse(readFileSync(join(ROOT, ".vscode", "settings.json"), "utf8")) as Record<string, unknown>;

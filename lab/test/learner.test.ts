@@ -115,15 +115,16 @@ it.concurrent("passes a correct learner solution and records passed evidence wit
   expect(existsSync(join(run.workspace, "forge", "tools", "registry.ts"))).toBe(true);
 });
 
-it.concurrent("fails exactly the contract's target test against the faulty tree, without touching the learner's evidence", {
+it.concurrent("fails exactly the contract's target test and the tests it lists as also failing against the faulty tree, without touching the learner's evidence", {
   timeout: CHILD_TIMEOUT,
 }, async (context) => {
   const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "faulty" } });
   expect(run.status).toBe(1);
   const evidence = run.evidence("verification.faulty.json");
-  expect(evidence.tests.filter((test) => test.status === "failed").map((test) => test.name)).toEqual([
-    "rejects a tool that declares an unknown capability",
-  ]);
+  expect(
+    evidence.tests.filter((test) => test.status === "failed").map((test) => test.name),
+    "tests that failed against the faulty tree",
+  ).toEqual(["rejects a tool that declares an unknown capability", "names each unknown capability in its error, and the allowed ones"]);
   expect(evidence.contract?.reproduced).toBe(true);
   expect(() => run.evidence()).toThrow(/ENOENT/);
 });

@@ -11,6 +11,8 @@ const catalog = loadCatalog();
 const found = findStage(catalog, "stage-01-capability-registry");
 if (!found?.spec || !found.contract) throw new Error("stage 01 must load");
 const stage: Stage = found;
+/** Stage 01 with its default fault alone, for the judgement of fault contracts. */
+const defaultOnly: Stage = { ...found, faults: found.faults.filter((fault) => fault.isDefault) };
 const spec = found.spec;
 const contract = found.contract;
 const file = "stages/stage-01-capability-registry/registry.test.ts";
@@ -58,13 +60,13 @@ it("passes a solution run only when every test passed", () => {
 
 it("proves the fault contract only when the target test alone fails with the expected message", () => {
   const others = allPassing().filter((test) => test.name !== contract.targetTest);
-  expect(judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, caught)])).ok).toBe(true);
-  const uncaught = judgeFault(stage, run("faulty", allPassing()));
+  expect(judgeFault(defaultOnly, run("faulty", [...others, failed(contract.targetTest, caught)])).ok).toBe(true);
+  const uncaught = judgeFault(defaultOnly, run("faulty", allPassing()));
   expect(uncaught.problems[0]).toBe(`"${contract.targetTest}" passed against the faulty tree: the fault is not caught`);
-  const wrongMessage = judgeFault(stage, run("faulty", [...others, failed(contract.targetTest, "expected 1 to be 2")]));
+  const wrongMessage = judgeFault(defaultOnly, run("faulty", [...others, failed(contract.targetTest, "expected 1 to be 2")]));
   expect(wrongMessage.problems[0]).toMatch(/does not match/);
   const collateral = judgeFault(
-    stage,
+    defaultOnly,
     run("faulty", [...others.slice(1), failed(others[0]?.name ?? "", "x"), failed(contract.targetTest, caught)]),
   );
   expect(collateral.problems).toEqual([`unexpected failure: ${others[0]?.name} (failed)`]);
@@ -82,7 +84,7 @@ it("proves each further fault by the run of its own tree, and names the fault th
   };
   const extra = { id: extraContract.id, isDefault: false, dir: stage.faultyDir, contractPath: stage.contractPath, contract: extraContract };
   // The extra fault's folder is the default's here: judgeDrift sees one change, as it does for the default.
-  const withTwo: Stage = { ...stage, faults: [...stage.faults, extra] };
+  const withTwo: Stage = { ...defaultOnly, faults: [...defaultOnly.faults, extra] };
   const extraOthers = allPassing().filter((test) => test.name !== extraContract.targetTest);
   const caughtExtra = new Map([
     [extra.id, { tests: [...extraOthers, failed(extraContract.targetTest, "blank names given to defineTool")], loadErrors: [] }],
