@@ -100,6 +100,16 @@ it("accepts a name that merely begins with two dots", async () => {
   });
 });
 
+it("resolves the workspace itself, asked for as . or as a folder and .., to its real path", async () => {
+  const { base, ws } = frontEndRepository();
+  // `.` names the workspace folder: a tool that lists it must get it, not an "escapes" refusal.
+  const requests = [".", "./", "src/..", "src/app.ts/../.."];
+  expect(
+    otherThan(await answers(base, ws, requests, null), "accepted as ws"),
+    "requests for the workspace itself, not answered with the workspace's real path ws",
+  ).toEqual({});
+});
+
 it("rejects an empty or blank path", async () => {
   const { base, ws } = frontEndRepository();
   // Tool arguments arrive as JSON from a model: a missing field is undefined or null, not a string.
@@ -148,6 +158,16 @@ it("rejects an absolute path in every platform form", async () => {
   expect(unnamed, "absolute requests whose refusal does not name the request, quoted as JSON").toEqual({});
 });
 
+it("accepts a colon after the start of a name: only a letter and a colon at the very start name a drive", async () => {
+  const { base, ws } = frontEndRepository();
+  // `C:x` is refused above; `notes.txt:b` and `src/C:x` are names inside the workspace (on NTFS the first
+  // is the stream b of notes.txt, which "What it is not" explains), and this policy does not filter names.
+  expect(await answers(base, ws, ["notes.txt:b", "src/C:x"], null), "the path returned for names with a colon after their start").toEqual({
+    "notes.txt:b": `accepted as ${join("ws", "notes.txt:b")}`,
+    "src/C:x": `accepted as ${join("ws", "src", "C:x")}`,
+  });
+});
+
 it("accepts a nested path that does not exist yet", async () => {
   const { base, ws } = frontEndRepository();
   // Only `src` exists: the answer is its real path joined with the segments still to be created.
@@ -155,6 +175,41 @@ it("accepts a nested path that does not exist yet", async () => {
   expect(await answers(base, ws, requests, null), "the path returned for paths still to be created").toEqual({
     "src/features/cart/CartPanel.tsx": `accepted as ${join("ws", "src", "features", "cart", "CartPanel.tsx")}`,
     "tests/cart/new-dir/../CartPanel.test.tsx": `accepted as ${join("ws", "tests", "cart", "CartPanel.test.tsx")}`,
+  });
+});
+
+it("goes on by text below a file, as it does below a missing folder", async () => {
+  const { base, ws } = frontEndRepository();
+  // `src/app.ts` is a file: the kernel would stop below it with ENOTDIR. The walk goes on by text, and
+  // a later `..` folds the file's name away.
+  const requests = ["src/app.ts/../index.ts", "src/app.ts/x"];
+  expect(await answers(base, ws, requests, null), "the path returned for requests that go on below the file src/app.ts").toEqual({
+    "src/app.ts/../index.ts": `accepted as ${join("ws", "src", "index.ts")}`,
+    "src/app.ts/x": `accepted as ${join("ws", "src", "app.ts", "x")}`,
+  });
+});
+
+it("refuses a name the file system cannot look up, naming the request and keeping the system's error as the cause", async (context) => {
+  if (process.platform === "win32") context.skip("Windows reports a name longer than 255 characters as missing, not as ENAMETOOLONG");
+  const { ws } = frontEndRepository();
+  // A name of 300 characters: lstat fails with ENAMETOOLONG, which is neither "missing" nor "a file".
+  const requested = `src/${"a".repeat(300)}.ts`;
+  const caught: unknown = await resolveWorkspacePath(ws, requested).then(
+    (value) => `accepted as ${value.startsWith(ws + sep) ? join("ws", value.slice(ws.length + 1)) : value}`,
+    (error: unknown) => error,
+  );
+  const refusal =
+    caught instanceof Error
+      ? {
+          "the message names the request": caught.message.includes(requested),
+          "the message names the workspace folder": caught.message.includes(ws),
+          "the code of its cause": (caught.cause as NodeJS.ErrnoException | undefined)?.code,
+        }
+      : { outcome: typeof caught === "string" ? caught : oneLine(caught) };
+  expect(refusal, "what the refusal of src/<300 times a>.ts says").toEqual({
+    "the message names the request": true,
+    "the message names the workspace folder": false,
+    "the code of its cause": "ENAMETOOLONG",
   });
 });
 
@@ -218,6 +273,49 @@ it("follows symlinks to their real targets and rejects any that lead outside", a
   });
 });
 
+it("follows a chain of 40 symlinks, as Linux does, and refuses a 41st with the loop error", async () => {
+  const { base, ws } = frontEndRepository();
+  // Two chains to src/app.ts: c1 → c2 → … → c40 → src/app.ts is 40 links, d1 → … → d41 → src/app.ts is 41.
+  for (const [chain, links] of [
+    ["c", 40],
+    ["d", 41],
+  ] as const) {
+    for (let link = 1; link <= links; link += 1) symlink(link < links ? `${chain}${link + 1}` : "src/app.ts", join(ws, `${chain}${link}`));
+  }
+  const chains = { ...(await answers(base, ws, ["c1"], null)), ...(await answers(base, ws, ["d1"], "loop")) };
+  expect(chains, "the answer for c1 → … → c40 → src/app.ts (40 links) and for d1 → … → d41 → src/app.ts (41 links)").toEqual({
+    c1: `accepted as ${join("ws", "src", "app.ts")}`,
+    d1: refused("loop"),
+  });
+});
+
+it("follows an absolute link target from its own root, so a link that names a place inside by its full path stays inside", async () => {
+  const { base, ws } = frontEndRepository();
+  // Links written by a tool that stores full paths: to a file and to a folder, both inside.
+  symlink(join(ws, "src", "app.ts"), join(ws, "entry"));
+  symlink(join(ws, "src"), join(ws, "sources"), "dir");
+  expect(
+    await answers(base, ws, ["entry", "sources/app.ts", "sources/../package.json"], null),
+    "the path returned through links whose targets are absolute paths inside the workspace",
+  ).toEqual({
+    entry: `accepted as ${join("ws", "src", "app.ts")}`,
+    "sources/app.ts": `accepted as ${join("ws", "src", "app.ts")}`,
+    "sources/../package.json": `accepted as ${join("ws", "package.json")}`,
+  });
+});
+
+it("reads a backslash in a link target as part of a name, except on Windows where it separates", async () => {
+  const { base, ws } = frontEndRepository();
+  // On Linux and macOS the kernel reads the target `..\secret.txt` as one name in the link's folder, so
+  // a write through the link creates a file of that name inside the workspace. On Windows, `\` separates.
+  symlink("..\\secret.txt", join(ws, "backslash"));
+  const expected = sep === "\\" ? refused("escapes") : `accepted as ${join("ws", "..\\secret.txt")}`;
+  expect(
+    await answers(base, ws, ["backslash"], sep === "\\" ? "escapes" : null),
+    `the answer through the link backslash → ..\\secret.txt, on a platform whose separator is ${sep}`,
+  ).toEqual({ backslash: expected });
+});
+
 it("refuses a workspace that is missing, relative or not a folder", async () => {
   const { base, ws } = frontEndRepository();
   mkdirSync(join(base, "empty"));
@@ -241,6 +339,29 @@ it("refuses a workspace that is missing, relative or not a folder", async () => 
   });
 });
 
+it("refuses a workspace that is not a string with an error that says workspace", async () => {
+  // The workspace comes from the harness's settings, which may be read from JSON and lack it.
+  const workspaces: Record<string, unknown> = { undefined: undefined, null: null, "42": 42, "{}": {} };
+  const refusals: Record<string, string> = {};
+  for (const [label, workspace] of Object.entries(workspaces)) {
+    refusals[label] = await settled(resolveWorkspacePath(workspace as string, "src/app.ts"), "workspace");
+  }
+  expect(
+    otherThan(refusals, refused("workspace")),
+    'resolveWorkspacePath(workspace, "src/app.ts") for workspaces that are not strings, not refused with an error containing "workspace"',
+  ).toEqual({});
+});
+
+it("keeps the system's error as the cause when the workspace cannot be resolved", async () => {
+  const { base } = frontEndRepository();
+  const caught: unknown = await resolveWorkspacePath(join(base, "missing"), "src/app.ts").then(
+    (value) => `no error; resolved with ${value}`,
+    (error: unknown) => error,
+  );
+  const cause = caught instanceof Error ? `cause: ${String((caught.cause as NodeJS.ErrnoException | undefined)?.code)}` : oneLine(caught);
+  expect(cause, 'the code of the cause of the refusal of the missing workspace "missing"').toBe("cause: ENOENT");
+});
+
 it("refuses a request that is not a string with the required error, whatever JSON value it is", async () => {
   const { ws } = frontEndRepository();
   // Tool arguments are untyped JSON: the "path" field can hold any JSON value. `{ "toString": … }` and an
@@ -262,6 +383,27 @@ it("refuses a request that is not a string with the required error, whatever JSO
     otherThan(refusals, refused("required")),
     'requests that are not strings, not refused with an error containing "required"',
   ).toEqual({});
+});
+
+it("names the kind of a request that is not a string: a number, a boolean, an array, an object, null or undefined", async () => {
+  const { ws } = frontEndRepository();
+  // The kind, with its article, tells the model what it sent instead of a path.
+  const kinds: Record<string, readonly [unknown, string]> = {
+    "42": [42, "a number"],
+    true: [true, "a boolean"],
+    '["src/app.ts"]': [["src/app.ts"], "an array"],
+    '{ "path": "src/app.ts" }': [{ path: "src/app.ts" }, "an object"],
+    "Object.create(null)": [Object.create(null), "an object"],
+    null: [null, "null"],
+    undefined: [undefined, "undefined"],
+  };
+  const named: Record<string, string> = {};
+  const expected: Record<string, string> = {};
+  for (const [label, [value, kind]] of Object.entries(kinds)) {
+    named[label] = await settled(resolveWorkspacePath(ws, value as string), kind);
+    expected[label] = refused(kind);
+  }
+  expect(otherThan(named, expected), "requests that are not strings, whose refusal does not name their kind").toEqual({});
 });
 
 it("refuses a request longer than 4096 characters, and names it by its start only", async () => {
