@@ -30,7 +30,15 @@ if (chosen.length === 0) console.log("Every mutation summary is up to date.");
 let failed = false;
 for (const stage of chosen) {
   console.log(`\n# ${stage.id}`);
-  const first = await mutateStage(stage);
+  let first: Awaited<ReturnType<typeof mutateStage>>;
+  try {
+    first = await mutateStage(stage);
+  } catch (error) {
+    // One stage that cannot run does not stop the others; the command still fails at the end.
+    console.error(`${stage.id}: ${error instanceof Error ? error.message : String(error)}`);
+    failed = true;
+    continue;
+  }
   if (values.twice) {
     const second = await mutateStage(stage, { quiet: true });
     const differ = first.verdicts.filter((line, index) => line !== second.verdicts[index]);
