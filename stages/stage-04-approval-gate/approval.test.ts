@@ -205,3 +205,129 @@ it("a granted approval is not remembered for a later request", () => {
     "3. then with the exact approval again": "authorized",
   });
 });
+
+it("an unknown risk's error names the value, without running code the value defines", () => {
+  const gate = new ApprovalGate();
+  const digest = togglePlanDigest(TOGGLE_REVIEWED);
+  // Whatever names these values in the message must not call their own methods: each one throws.
+  const trap = (name: string) => () => {
+    throw new Error(`the risk's own ${name} was called`);
+  };
+  const hostile = {
+    toString: trap("toString"),
+    valueOf: trap("valueOf"),
+    toJSON: trap("toJSON"),
+    [Symbol.toPrimitive]: trap("Symbol.toPrimitive"),
+  };
+  // Each risk, and a word its error must contain. A string is quoted, so "" and " read" stay visible.
+  const cases: Record<string, [risk: unknown, word: string]> = {
+    'the empty string ""': ["", '""'],
+    'the string " read"': [" read", '" read"'],
+    undefined: [undefined, "undefined"],
+    null: [null, "null"],
+    "the number 42": [42, "42"],
+    'an array ["read"] whose own methods throw': [Object.assign(["read"], hostile), "array"],
+    "an object whose own methods throw": [{ ...hostile }, "object"],
+    "a function whose own methods throw": [Object.assign(() => "read", hostile), "function"],
+  };
+  const verdicts = Object.fromEntries(
+    Object.entries(cases).map(([label, [risk, word]]) => [
+      label,
+      outcome(() => gate.authorize({ risk: risk as string, operationId: OPERATION, planDigest: digest, approval: null }), word, decision),
+    ]),
+  );
+  const expected = Object.fromEntries(Object.entries(cases).map(([label, [, word]]) => [label, refused(word)]));
+  expect(otherThan(verdicts, expected), "unknown risks whose error does not name them with the word shown").toEqual({});
+});
+
+it("an unknown risk's error lists the risks the gate accepts", () => {
+  const gate = new ApprovalGate();
+  const call = () => gate.authorize({ risk: "deploy", operationId: OPERATION, planDigest: "x", approval: null });
+  // Each risk as a word of its own: run together ("readreversible_write…") they list nothing.
+  const verdicts = {
+    read: outcome(call, /\bread\b/, decision),
+    reversible_write: outcome(call, /\breversible_write\b/, decision),
+    irreversible: outcome(call, /\birreversible\b/, decision),
+  };
+  expect(
+    otherThan(verdicts, {
+      read: refused(/\bread\b/),
+      reversible_write: refused(/\breversible_write\b/),
+      irreversible: refused(/\birreversible\b/),
+    }),
+    'accepted risks missing, as a word, from the error for the risk "deploy"',
+  ).toEqual({});
+});
+
+it("a request that names only one of its operation and its plan is denied, even with an approval that copies it", () => {
+  const gate = new ApprovalGate();
+  const digest = togglePlanDigest(TOGGLE_REVIEWED);
+  // Each approval repeats the request's values exactly, the blank or missing one included: only the
+  // check that the request names both can deny it.
+  const requests = {
+    "a blank operation id, for a write": {
+      risk: "reversible_write",
+      operationId: "",
+      planDigest: digest,
+      approval: approve("", digest),
+    },
+    "a blank plan digest, for an irreversible operation": {
+      risk: "irreversible",
+      operationId: OPERATION,
+      planDigest: "",
+      approval: approve(OPERATION, ""),
+    },
+    '{"risk": "reversible_write", "planDigest": <digest>, "approval": {"planDigest": <digest>}}': JSON.parse(
+      `{"risk": "reversible_write", "planDigest": "${digest}", "approval": {"planDigest": "${digest}"}}`,
+    ) as AuthorizationRequest,
+    '{"risk": "irreversible", "operationId": <operation>, "approval": {"operationId": <operation>}}': JSON.parse(
+      `{"risk": "irreversible", "operationId": "${OPERATION}", "approval": {"operationId": "${OPERATION}"}}`,
+    ) as AuthorizationRequest,
+  };
+  expect(otherThan(decisions(gate, requests), "denied"), "requests with one blank or missing binding, not denied").toEqual({});
+});
+
+it("an approval's digest is refused with anything before or after its 64 hex characters", () => {
+  const digest = togglePlanDigest(TOGGLE_REVIEWED);
+  const near = {
+    "a sha256: prefix": `sha256:${digest}`,
+    "a leading space": ` ${digest}`,
+    "one more hex digit in front": `0${digest}`,
+    "one more hex digit at the end": `${digest}0`,
+    "a trailing newline": `${digest}\n`,
+  };
+  const verdicts = Object.fromEntries(
+    Object.entries(near).map(([label, planDigest]) => [
+      label,
+      outcome(() => parseApproval({ operationId: OPERATION, planDigest }), "invalid approval"),
+    ]),
+  );
+  expect(
+    otherThan(verdicts, refused("invalid approval")),
+    'digests with extra characters, not refused with an error containing "invalid approval"',
+  ).toEqual({});
+});
+
+it("an invalid approval's error names every problem, each by its field and what is wrong", () => {
+  const digest = togglePlanDigest(TOGGLE_REVIEWED);
+  // Each input, and the words its error must contain, each as a word of its own.
+  const cases: Record<string, [json: string, words: RegExp[]]> = {
+    "a blank operation id": [`{"operationId": "  ", "planDigest": "${digest}"}`, [/\boperationId\b/, /\bblank\b/]],
+    "an upper-case digest": [`{"operationId": "${OPERATION}", "planDigest": "${digest.toUpperCase()}"}`, [/\bplanDigest\b/, /\bhex/]],
+    "a missing digest": [`{"operationId": "${OPERATION}"}`, [/\bplanDigest\b/]],
+    "an operation id that is a number": [`{"operationId": 7, "planDigest": "${digest}"}`, [/\boperationId\b/]],
+    "a blank operation id and a short digest": [
+      `{"operationId": "  ", "planDigest": "abc"}`,
+      [/\boperationId\b/, /\bblank\b/, /\bplanDigest\b/, /\bhex/],
+    ],
+  };
+  const verdicts: Record<string, string> = {};
+  const expected: Record<string, string> = {};
+  for (const [label, [json, words]] of Object.entries(cases)) {
+    for (const word of words) {
+      verdicts[`${label} names ${word}`] = outcome(() => parseApproval(JSON.parse(json)), word);
+      expected[`${label} names ${word}`] = refused(word);
+    }
+  }
+  expect(otherThan(verdicts, expected), "invalid approvals whose error does not name the problem").toEqual({});
+});
