@@ -94,6 +94,37 @@ it("rejects a blank operation id", () => {
   });
 });
 
+it("rejects an operation id that is not a string, and the error shows the value it got", () => {
+  const writes = { "a.txt": ["write a", bytes("A")] } as const;
+  // Untyped callers can pass anything, the whole operation object included.
+  const ids: Record<string, unknown> = { undefined: undefined, null: null, "42": 42, '{ id: "op-7" }': { id: "op-7" } };
+  const cases = Object.fromEntries(Object.entries(ids).map(([label, id]) => [label, () => buildChangePlan(id as string, writes)]));
+  expect(
+    otherThan(verdicts(cases, "required"), refused("required")),
+    'operation ids that are not strings, not refused with an error containing "required"',
+  ).toEqual({});
+  // What the caller passed, so it can see its mistake: the number, and the object with its fields.
+  const shown: Record<string, string> = { "42": "42", '{ id: "op-7" }': "op-7" };
+  const named = Object.fromEntries(
+    Object.entries(shown).map(([label, value]) => [
+      label,
+      outcome(() => buildChangePlan(ids[label] as string, writes), value, planInWords),
+    ]),
+  );
+  expect(
+    otherThan(named, Object.fromEntries(Object.entries(shown).map(([label, value]) => [label, refused(value)]))),
+    "operation ids that are not strings, refused without showing the value that was passed",
+  ).toEqual({});
+});
+
+it("rejects missing writes, undefined or null, as required", () => {
+  const missing = (writes: unknown) => () => buildChangePlan("op-1", writes as Record<string, readonly [string, Uint8Array]>);
+  expect(
+    otherThan(verdicts({ undefined: missing(undefined), null: missing(null) }, "required"), refused("required")),
+    'writes that are missing, not refused with an error containing "required"',
+  ).toEqual({});
+});
+
 it("rejects two keys that name the same target after normalization", () => {
   const twins: [string, string][] = [
     ["a.txt", "./a.txt"],
@@ -153,6 +184,15 @@ it("rejects a target path that is absolute, climbs out of the workspace or names
   expect(otherThan(actual, expected), "target paths that are absolute, climb out or name no file, not refused as expected").toEqual({});
 });
 
+it("treats only a letter and a colon at the start as a drive: a colon further on is part of a name", () => {
+  const write = ["write", bytes("x")] as const;
+  const keys = ["ab:c.txt", "notes/standup:monday.md", "src/C:x.ts"];
+  const planned = (value: unknown) => `planned as ${JSON.stringify(paths(value as ChangePlan))}`;
+  const actual = Object.fromEntries(keys.map((key) => [key, outcome(() => buildChangePlan("op-1", { [key]: write }), null, planned)]));
+  const expected = Object.fromEntries(keys.map((key) => [key, `planned as ${JSON.stringify([key])}`]));
+  expect(otherThan(actual, expected), "target paths with a colon after the start, not planned as written").toEqual({});
+});
+
 it("rejects a target path that is not well-formed Unicode, which the disk would store under another name", () => {
   const write = ["write", bytes("x")] as const;
   // A lone surrogate is encoded as U+FFFD on its way to the disk: "a\ud800.txt" and "a\ufffd.txt" would
@@ -192,6 +232,25 @@ it("accepts only bytes as content", () => {
   expect(
     otherThan(verdicts(cases, "invalid write"), refused("invalid write")),
     'requests for a.txt that are not [summary, bytes], not refused with an error containing "invalid write"',
+  ).toEqual({});
+});
+
+it("rejects a write request that is not exactly a summary string and bytes", () => {
+  // A third element would be silently dropped, and a summary that is not text cannot be shown to the reviewer.
+  const notPairs: Record<string, unknown> = {
+    '["write a", bytes "A", "extra"]': ["write a", bytes("A"), "extra"],
+    '[42, bytes "A"]': [42, bytes("A")],
+    '[null, bytes "A"]': [null, bytes("A")],
+  };
+  const cases = Object.fromEntries(
+    Object.entries(notPairs).map(([label, request]) => [
+      label,
+      () => buildChangePlan("op-1", { "a.txt": request } as unknown as Record<string, readonly [string, Uint8Array]>),
+    ]),
+  );
+  expect(
+    otherThan(verdicts(cases, "invalid write"), refused("invalid write")),
+    'requests for a.txt that are not exactly [summary, bytes], not refused with an error containing "invalid write"',
   ).toEqual({});
 });
 
