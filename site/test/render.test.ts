@@ -72,3 +72,15 @@ it("links lessons and the course map from the page that links them", () => {
   expect(html, "a lesson from a lesson").toContain('<a href="../stages/stage-02-workspace-path-policy.html">stage 02</a>');
   expect(html, "a repository file is named, not linked").toContain('data-repository-path="../../lab/core/layout.ts"');
 });
+
+it("shows every fault of a stage in the instructor view, each with its contract, command and diff", () => {
+  const stage05 = loadCourse().stages.find(({ stage }) => stage.nn === "05");
+  if (!stage05) throw new Error("the course has stage 05");
+  const html = lessonHtml(stage05);
+  const view = /<div id="instructor-05" class="reveal-body" hidden>([\s\S]*?)<\/div><\/div>/.exec(html)?.[1] ?? "";
+  const faults = [...view.matchAll(/<h3>Fault <code>([a-z0-9-]+)<\/code><\/h3>/g)].map((match) => match[1]);
+  expect(faults, "the faults the instructor view names, in order").toEqual(["unlooped-short-write", "partial-write"]);
+  expect(view, "the command that demonstrates the further fault").toContain("partial-write");
+  expect(view, "the further fault's file").toContain("faulty/stage-05-atomic-write/partial-write/forge/tools/atomic.ts");
+  expect(view.split('class="code diff"').length - 1, "one diff per fault").toBe(2);
+});
