@@ -17,6 +17,19 @@ export interface GeneratedFile {
 }
 
 /**
+ * Every fault's layer as a repository path: each stage's default fault first, in stage order, then the
+ * further faults. A faulty module imports its stage's other modules by relative path, so its folder is a
+ * root dir beside the references, which come first and so answer those imports.
+ */
+function faultLayers(catalog: Catalog): string[] {
+  const defaults = catalog.stages.map((stage) => repoPath(stage.faultyDir, stage.root));
+  const further = catalog.stages.flatMap((stage) =>
+    stage.faults.filter((fault) => !fault.isDefault).map((fault) => repoPath(fault.dir, stage.root)),
+  );
+  return [...defaults, ...further];
+}
+
+/**
  * stages/tsconfig.json, for the editor only: the stage tests with `forge/tools/*` answered from the
  * learner's workspace first, so "go to definition" opens their module; a module they have not written
  * falls back to the reference, layered as the stages are. An editor uses the tsconfig.json nearest a file;
@@ -25,7 +38,7 @@ export interface GeneratedFile {
  */
 export function stagesTsconfigFor(catalog: Catalog): string {
   const solutions = catalog.stages.map((stage) => `../${repoPath(stage.solutionDir, stage.root)}`);
-  const faulty = catalog.stages.map((stage) => `../${repoPath(stage.faultyDir, stage.root)}`);
+  const faulty = faultLayers(catalog).map((dir) => `../${dir}`);
   const config = {
     extends: "../tsconfig.json",
     compilerOptions: {
@@ -42,7 +55,7 @@ export function stagesTsconfigFor(catalog: Catalog): string {
 export function tsconfigFor(catalog: Catalog, current: string): string {
   const config = JSON.parse(current) as { compilerOptions?: Record<string, unknown> };
   const solutions = catalog.stages.map((stage) => `./${repoPath(stage.solutionDir, stage.root)}`);
-  const faulty = catalog.stages.map((stage) => `./${repoPath(stage.faultyDir, stage.root)}`);
+  const faulty = faultLayers(catalog).map((dir) => `./${dir}`);
   const compilerOptions = { ...config.compilerOptions };
   compilerOptions.paths = { "forge/tools/*": solutions.map((dir) => `${dir}/forge/tools/*`) };
   compilerOptions.rootDirs = [...solutions, ...faulty];

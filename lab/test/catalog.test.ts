@@ -138,6 +138,24 @@ it("loads a stage's further faults, each with its own tree, and refuses a contra
   ]);
 });
 
+it("adds each further fault's folder to tsconfig.json's rootDirs, after the default faults", () => {
+  const root = temporaryFolder();
+  const layout = layoutOf(root);
+  for (const id of ["stage-01-one", "stage-03-three"]) writeTree(layout.stages, { [`${id}/README.md`]: "" });
+  // A further fault's module imports its stage's other modules by relative path: its folder must be a root dir.
+  writeTree(layout.fixtures, { "stage-03-three/faults/wrong-order.json": "{}" });
+  const generated = JSON.parse(tsconfigFor(loadCatalog(layout), JSON.stringify({ compilerOptions: {} }))) as {
+    compilerOptions: { rootDirs: string[] };
+  };
+  expect(generated.compilerOptions.rootDirs, "the rootDirs tsconfigFor writes for a stage with a further fault").toEqual([
+    "./solutions/stage-01-one",
+    "./solutions/stage-03-three",
+    "./faulty/stage-01-one",
+    "./faulty/stage-03-three",
+    "./faulty/stage-03-three/wrong-order",
+  ]);
+});
+
 it("names a stage by number, short name or folder name", () => {
   const catalog = loadCatalog();
   for (const name of ["1", "01", "stage-01", "stage-01-capability-registry"]) {

@@ -333,6 +333,27 @@ it("records a request refused before approval as rejected, with its reason and a
   expect(tree(repo), "everything in the repository after the refused requests").toEqual([]);
 });
 
+it("records an operation id that is not a string as an empty id, so every id in the audit is a string", async () => {
+  const repo = temporaryFolder();
+  const controller = new SideEffectController(repo);
+  // A plain-JavaScript caller can send anything as the id. With no writes the request is never a plan,
+  // whatever the id, so each one must be recorded as rejected.
+  const ids: Record<string, unknown> = { "the number 7": 7, undefined: undefined, "an object { id: 'op-7' }": { id: "op-7" } };
+  const recorded: Record<string, string> = {};
+  for (const [label, id] of Object.entries(ids)) {
+    const before = controller.audit.length;
+    const ended = await attempt(controller.apply(id as string, {}, null), null);
+    const entry = controller.audit[before];
+    const audited = entry === undefined ? "no audit entry" : `audited ${entry.status} with operation id ${oneLine(entry.operationId)}`;
+    recorded[label] = `${/^error: /.test(ended) ? "refused" : ended}; ${audited}`;
+  }
+  expect(
+    otherThan(recorded, "refused; audited rejected with operation id ''"),
+    'applies with no writes whose operation id is not a string: how each ended and what the audit recorded (the id must be "")',
+  ).toEqual({});
+  expect(tree(repo), "everything in the repository after the refused requests").toEqual([]);
+});
+
 it("records the operation id, the digest and the time of every outcome", async () => {
   const repo = temporaryFolder();
   writeTree(repo, { "src/styles/.keep": "" });
