@@ -17,6 +17,19 @@ export interface GeneratedFile {
 }
 
 /**
+ * Every faulty tree, as a path from the repository root: each stage's default fault, then every further
+ * fault. A faulty module imports an earlier stage's module by a relative path (`./atomic.js`), which
+ * only rootDirs lets the compiler find, so a further fault's tree needs its entry as much as the default's.
+ */
+function faultyTrees(catalog: Catalog): string[] {
+  const defaults = catalog.stages.map((stage) => repoPath(stage.faultyDir, stage.root));
+  const further = catalog.stages.flatMap((stage) =>
+    stage.faults.filter((fault) => !fault.isDefault).map((fault) => repoPath(fault.dir, stage.root)),
+  );
+  return [...defaults, ...further];
+}
+
+/**
  * stages/tsconfig.json, for the editor only: the stage tests with `forge/tools/*` answered from the
  * learner's workspace first, so "go to definition" opens their module; a module they have not written
  * falls back to the reference, layered as the stages are. An editor uses the tsconfig.json nearest a file;
@@ -25,7 +38,7 @@ export interface GeneratedFile {
  */
 export function stagesTsconfigFor(catalog: Catalog): string {
   const solutions = catalog.stages.map((stage) => `../${repoPath(stage.solutionDir, stage.root)}`);
-  const faulty = catalog.stages.map((stage) => `../${repoPath(stage.faultyDir, stage.root)}`);
+  const faulty = faultyTrees(catalog).map((dir) => `../${dir}`);
   const config = {
     extends: "../tsconfig.json",
     compilerOptions: {
@@ -42,7 +55,7 @@ export function stagesTsconfigFor(catalog: Catalog): string {
 export function tsconfigFor(catalog: Catalog, current: string): string {
   const config = JSON.parse(current) as { compilerOptions?: Record<string, unknown> };
   const solutions = catalog.stages.map((stage) => `./${repoPath(stage.solutionDir, stage.root)}`);
-  const faulty = catalog.stages.map((stage) => `./${repoPath(stage.faultyDir, stage.root)}`);
+  const faulty = faultyTrees(catalog).map((dir) => `./${dir}`);
   const compilerOptions = { ...config.compilerOptions };
   compilerOptions.paths = { "forge/tools/*": solutions.map((dir) => `${dir}/forge/tools/*`) };
   compilerOptions.rootDirs = [...solutions, ...faulty];

@@ -147,6 +147,23 @@ it("names a stage by number, short name or folder name", () => {
   expect(stageByName(catalog, "registry")).toBeUndefined();
 });
 
+it("gives every further fault's tree a rootDirs entry after the default trees, so its relative imports type-check", () => {
+  const root = temporaryFolder();
+  const layout = layoutOf(root);
+  writeTree(layout.stages, { "stage-01-one/README.md": "", "stage-02-two/README.md": "" });
+  writeTree(layout.fixtures, { "stage-02-two/faults/wrong-order.json": "{}" });
+  const generated = JSON.parse(tsconfigFor(loadCatalog(layout), JSON.stringify({ compilerOptions: {} }))) as {
+    compilerOptions: { rootDirs: string[] };
+  };
+  expect(generated.compilerOptions.rootDirs, "the rootDirs tsconfigFor writes for two stages, the second with a further fault").toEqual([
+    "./solutions/stage-01-one",
+    "./solutions/stage-02-two",
+    "./faulty/stage-01-one",
+    "./faulty/stage-02-two",
+    "./faulty/stage-02-two/wrong-order",
+  ]);
+});
+
 it("maps forge/tools/* in tsconfig.json to every stage's reference, in stage order, whatever the numbers", () => {
   const root = temporaryFolder();
   const layout = layoutOf(root);
