@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { join, sep } from "node:path";
 import { expect, it } from "vitest";
 import { RollbackJournal } from "forge/tools/rollback";
-import { refused, settled } from "../../lab/outcome.js";
+import { otherThan, refused, settled } from "../../lab/outcome.js";
 import { symlink, temporaryFolder, writeTree } from "../../lab/testing.js";
 
 // The software-delivery scenario: an agent changes a small front-end repository.
@@ -308,4 +308,155 @@ it("keeps only the failed snapshots, so a second rollback retries them", async (
   expect(read(repo, "src/App.tsx"), "src/App.tsx changed after the journal emptied, then rolled back again (the change must stay)").toBe(
     "next transaction",
   );
+});
+
+it("refuses a path that is not a string, as it refuses a relative one", async () => {
+  const journal = new RollbackJournal();
+  // A JavaScript caller (or a model's tool call parsed without a schema) can hand over anything.
+  const notStrings: Record<string, unknown> = {
+    "the number 42": 42,
+    undefined: undefined,
+    null: null,
+    "an array holding an absolute path": [join(temporaryFolder(), "src", "App.tsx")],
+  };
+  const outcomes: Record<string, string> = {};
+  for (const [label, value] of Object.entries(notStrings)) {
+    outcomes[label] = await settled(journal.capture(value as string), "absolute");
+  }
+  expect(
+    otherThan(outcomes, refused("absolute")),
+    'captures of values that are not strings, not refused with an error containing "absolute"',
+  ).toEqual({});
+  expect(journal.size, "journal.size after four refused captures").toBe(0);
+});
+
+it("records a path beneath a regular file as missing, and rollback leaves it missing", async () => {
+  const repo = frontEnd();
+  const before = tree(repo);
+  const journal = new RollbackJournal();
+  // package.json is a file, so nothing can exist beneath it (ENOTDIR): the file is not there.
+  const beneath = join(repo, "package.json", "exports.json");
+  const deeper = join(repo, "src", "App.tsx", "components", "Banner.tsx");
+  expect(
+    {
+      "package.json/exports.json": await settled(journal.capture(beneath), null),
+      "src/App.tsx/components/Banner.tsx": await settled(journal.capture(deeper), null),
+    },
+    "capture of paths beneath a regular file",
+  ).toEqual({
+    "package.json/exports.json": "no error; resolved with undefined",
+    "src/App.tsx/components/Banner.tsx": "no error; resolved with undefined",
+  });
+  expect(
+    journal.paths.map((path) => short(repo, path)),
+    "journal.paths after capturing two paths beneath regular files (each recorded, as missing)",
+  ).toEqual([join("package.json", "exports.json"), join("src", "App.tsx", "components", "Banner.tsx")]);
+  expect(await settled(journal.rollback(), null), "rollback of two paths that were, and still are, beneath a file").toBe(
+    "no error; resolved with undefined",
+  );
+  expect(journal.size, "journal.size after that rollback").toBe(0);
+  expect(tree(repo), "the repository after that rollback (nothing may change)").toEqual(before);
+});
+
+it("treats only a missing path as missing: capture refuses, and rollback reports, a path it cannot look up", async () => {
+  const repo = frontEnd();
+  const journal = new RollbackJournal();
+  // A name of 300 characters: lstat fails with ENAMETOOLONG, which is neither "missing" nor "a file".
+  // Recorded as missing, the path would be removed on rollback, without the journal knowing what it held.
+  const name = `${"a".repeat(300)}.tsx`;
+  const shown = (path: string) => short(repo, path).replace(name, "<300 times a>.tsx");
+  const code = (error: Error) => (error as NodeJS.ErrnoException).code ?? (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  const captured: unknown = await journal.capture(join(repo, "src", name)).then(
+    () => `recorded, as ${journal.paths.map(shown).join(", ")}`,
+    (error: unknown) => error,
+  );
+  const capture = captured instanceof Error ? `refused, the code of the error or of its cause: ${code(captured)}` : String(captured);
+  // Windows may answer such a name as missing rather than too long; then "missing" is the truth and
+  // the path is recorded as such. Both answers are safe; any other is not.
+  const refusal = "refused, the code of the error or of its cause: ENAMETOOLONG";
+  const safeCapture = process.platform === "win32" ? [refusal, `recorded, as ${join("src", "<300 times a>.tsx")}`] : [refusal];
+  expect(safeCapture, `capture of src/<300 times a>.tsx: ${capture}`).toContain(capture);
+
+  // Beneath a folder that is missing at capture, the same name is missing (ENOENT). The change then
+  // creates the folder, and rollback can no longer tell whether the name is clear: it must say so.
+  const fresh = new RollbackJournal();
+  await fresh.capture(join(repo, "generated", name));
+  mkdirSync(join(repo, "generated"));
+  const rolledBack: unknown = await fresh.rollback().then(
+    () => `resolved; journal.paths: [${fresh.paths.map(shown).join(", ")}]`,
+    (error: unknown) => error,
+  );
+  const failures = rolledBack instanceof AggregateError ? (rolledBack.errors as { path: string }[]) : [];
+  const rollback =
+    rolledBack instanceof Error ? `rejected, naming ${failures.map((failure) => shown(failure.path)).join(", ")}` : String(rolledBack);
+  const reported = `rejected, naming ${join("generated", "<300 times a>.tsx")}`;
+  const safeRollback = process.platform === "win32" ? [reported, "resolved; journal.paths: []"] : [reported];
+  expect(
+    safeRollback,
+    `rollback of generated/<300 times a>.tsx, captured as missing, after the change created generated/: ${rollback}`,
+  ).toContain(rollback);
+});
+
+it("refuses a path through a loop of links, instead of reading the .. after it as text", async () => {
+  const repo = frontEnd();
+  // `loop` is a symbolic link to itself: no folder lies behind it, so `loop/..` has no parent to go to.
+  symlink(join(repo, "loop"), join(repo, "loop"), "dir");
+  const journal = new RollbackJournal();
+  const captured: unknown = await journal.capture([repo, "loop", "..", "src", "App.tsx"].join(sep)).then(
+    () => `recorded, as ${journal.paths.map((path) => short(repo, path)).join(", ")}`,
+    (error: unknown) => error,
+  );
+  const code = (error: Error) => (error as NodeJS.ErrnoException).code ?? (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  const outcome = captured instanceof Error ? `refused, the code of the error or of its cause: ${code(captured)}` : String(captured);
+  // The kernel gives up on the loop (ELOOP); a write to this path would fail the same way. Windows
+  // removes `..` by text before it looks at a single folder, so there the path is src/App.tsx.
+  const refusal = "refused, the code of the error or of its cause: ELOOP";
+  const safe = process.platform === "win32" ? [refusal, `recorded, as ${join("src", "App.tsx")}`] : [refusal];
+  expect(safe, `capture of loop/../src/App.tsx, where loop is a link to itself: ${outcome}`).toContain(outcome);
+});
+
+it("shares one snapshot between two spellings of a file that does not exist yet", async () => {
+  const repo = frontEnd();
+  // `ui` links to src/components; the change will create src/components/banner/Banner.tsx, folder and all.
+  symlink(join(repo, "src/components"), join(repo, "ui"), "dir");
+  const journal = new RollbackJournal();
+  await journal.capture(join(repo, "ui", "banner", "Banner.tsx"));
+  await journal.capture(join(repo, "src", "components", "banner", "Banner.tsx"));
+  await journal.capture([repo, "src", "components", "banner", "..", "banner", "Banner.tsx"].join(sep));
+  expect(
+    journal.paths.map((path) => short(repo, path)),
+    "journal.paths after three captures of one missing file, the first through the link ui (its folder banner is missing too)",
+  ).toEqual([join("src", "components", "banner", "Banner.tsx")]);
+
+  mkdirSync(join(repo, "src/components/banner"));
+  writeFileSync(join(repo, "src/components/banner/Banner.tsx"), "export function Banner() { return null; }");
+  await journal.rollback();
+  expect(state(join(repo, "src/components/banner/Banner.tsx")), "src/components/banner/Banner.tsx after rollback").toBe("(missing)");
+});
+
+it("reports each failed restore with the path, the underlying error as its cause, and a folder in the way by name", async () => {
+  const repo = frontEnd();
+  const logo = join(repo, "public/logo.svg");
+  const bundle = join(repo, "dist/bundle.js");
+  const journal = new RollbackJournal();
+  await journal.capture(logo);
+  await journal.capture(bundle);
+  // public/ becomes a file, so logo.svg cannot be written back; a folder appears where bundle.js was missing.
+  rmSync(join(repo, "public"), { recursive: true });
+  writeFileSync(join(repo, "public"), "not a folder");
+  mkdirSync(bundle, { recursive: true });
+
+  const error = await rejection(journal.rollback(), "public/logo.svg and dist/bundle.js cannot be restored");
+  expect(error, "what rollback rejected with").toBeInstanceOf(AggregateError);
+  const failures = (error as AggregateError).errors as { path: string; message: string; cause?: unknown }[];
+  expect(
+    Object.fromEntries(failures.map((failure) => [short(repo, failure.path), failure.cause instanceof Error])),
+    "whether each failure in the AggregateError, by path, has the underlying Error as its cause",
+  ).toEqual({ [join("dist", "bundle.js")]: true, [join("public", "logo.svg")]: true });
+  const folder = failures.find((failure) => failure.path === bundle);
+  // The message without the path, so that no temporary folder's name can supply the word.
+  expect(
+    folder?.message.replaceAll(bundle, "").includes("folder"),
+    `says "folder", the failure for dist/bundle.js: ${folder?.message}`,
+  ).toBe(true);
 });
