@@ -119,7 +119,7 @@ export function renderBlock(name: BlockName, { stage, spec, contract, mutation }
       const more =
         others.length === 0
           ? ""
-          : `\n\nThis stage has ${others.length === 1 ? "one more fault" : `${others.length} more faults`}, each with its own contract and tree; \`npm run lab -- fault ${stage.number} --list\` lists them and \`npm run lab -- fault ${stage.number} <fault-id>\` demonstrates one:\n\n${others
+          : `\n\nThis stage has ${others.length === 1 ? "one more fault, with its own contract and tree" : `${others.length} more faults, each with its own contract and tree`}; \`npm run lab -- fault ${stage.number} --list\` lists them and \`npm run lab -- fault ${stage.number} <fault-id>\` demonstrates one:\n\n${others
               .map((fault) => `- \`${fault.id}\`${fault.contract ? `, caught by "${fault.contract.targetTest}"` : ""}`)
               .join("\n")}`;
       return `${table(rows)}\n\nDiagnosis, in order:\n\n${steps}\n\n**Fix principle.** ${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\`${more}`;
