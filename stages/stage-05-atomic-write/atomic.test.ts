@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import * as fsp from "node:fs/promises";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, parse, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { expect, it, onTestFinished } from "vitest";
@@ -66,6 +66,12 @@ interface Faults {
   readonly rename?: (call: number) => void;
   /** A file system that accepts at most this many bytes per write call. */
   readonly maxBytesPerWrite?: number;
+  /** How many of the `length` bytes it asks for the `call`-th write through a handle takes (default: all). */
+  readonly takes?: (call: number, length: number) => number;
+  /** Runs before the real lstat: throw to fail it. */
+  readonly lstat?: (path: string) => void;
+  /** Replaces what mkdir answers (the first folder it created, or undefined when all existed). */
+  readonly mkdirAnswer?: (created: string | undefined) => string | undefined;
 }
 
 /** node:fs/promises behind the AtomicFileSystem interface, recording every call and injecting faults. */
@@ -77,10 +83,12 @@ function instrumentedFs(faults: Faults = {}) {
   const fs: AtomicFileSystem = {
     async mkdir(path, options) {
       calls.push({ op: "mkdir", path });
-      return fsp.mkdir(path, options);
+      const created = await fsp.mkdir(path, options);
+      return faults.mkdirAnswer ? faults.mkdirAnswer(created) : created;
     },
     async lstat(path) {
       calls.push({ op: "lstat", path });
+      faults.lstat?.(path);
       return fsp.lstat(path);
     },
     async open(path, flags, mode) {
@@ -95,7 +103,8 @@ function instrumentedFs(faults: Faults = {}) {
           writes += 1;
           calls.push({ op: "write", path });
           faults.write?.(path, writes);
-          return handle.write(buffer, offset, Math.min(length, faults.maxBytesPerWrite ?? length), position);
+          const taken = Math.min(length, faults.maxBytesPerWrite ?? length, faults.takes?.(writes, length) ?? length);
+          return handle.write(buffer, offset, taken, position);
         },
         async chmod(newMode) {
           calls.push({ op: "chmod", path });
@@ -524,6 +533,34 @@ it("writes a file whose name has 255 bytes, with a temporary name cut to fit", a
   expect(listing(folder), folderAfter("the writes and the sweep")).toEqual(["app.config.json", ...Object.values(names)].sort());
 });
 
+it("cuts a long target's name to its longest start of at most 233 bytes, between characters", async () => {
+  const { folder } = repository();
+  // The temporary name adds 22 bytes to the name part, and a name may have 255: the name part keeps as
+  // much of the target's name as fits in 233 bytes of UTF-8. A name that fits is kept whole.
+  const names: Record<string, { name: string; kept: string }> = {
+    "app.config.json": { name: "app.config.json", kept: "app.config.json" },
+    "228 × a, then .json (233 bytes)": { name: `${"a".repeat(228)}.json`, kept: `${"a".repeat(228)}.json` },
+    "250 × a, then .json (255 bytes)": { name: `${"a".repeat(250)}.json`, kept: "a".repeat(233) },
+    // A 117th "é" would take bytes 233 and 234: the cut comes before it.
+    "124 × é, then xy.json (255 bytes)": { name: `${"é".repeat(124)}xy.json`, kept: "é".repeat(116) },
+  };
+  const describe = (part: string | undefined, name: string) =>
+    part === undefined
+      ? "no temporary name of the form .<name>.<16 hex digits>.tmp"
+      : `${[...part].length} characters, ${Buffer.byteLength(part)} bytes, ${name.startsWith(part) ? "a start of the target's name" : "not a start of the target's name"}`;
+  const results: Record<string, string> = {};
+  const expected: Record<string, string> = {};
+  for (const [label, { name, kept }] of Object.entries(names)) {
+    const { fs, calls } = instrumentedFs();
+    await atomicWrite(join(folder, name), bytes(NEW), { fs });
+    const [temporary] = calls.filter((call) => call.op.startsWith("open w")).map((call) => basename(call.path));
+    const part = temporary === undefined ? undefined : /^\.(.+)\.[0-9a-f]{16}\.tmp$/.exec(temporary)?.[1];
+    results[label] = `name part of the temporary file: ${describe(part, name)}`;
+    expected[label] = `name part of the temporary file: ${describe(kept, name)}`;
+  }
+  expect(otherThan(results, expected), "temporary names of targets with long names, not cut to the longest start that fits").toEqual({});
+});
+
 function failIf(condition: boolean, error: Error): void {
   if (condition) throw error;
 }
@@ -593,6 +630,200 @@ it("retries a busy rename a bounded number of times and never copies instead", a
   expect(renames(elsewhere.calls), "rename attempts after EXDEV, which waiting cannot cure").toBe(1);
 });
 
+it("refuses a target, content or renameAttempts it cannot use, naming it, before any file-system call", async () => {
+  const { folder, target } = repository();
+  // The types say string and Uint8Array, but a JavaScript caller or an agent's tool call parsed from
+  // JSON can pass anything. An empty target would become the current folder, a string would be
+  // written as nothing, and a renameAttempts of NaN would retry a busy rename forever.
+  const cases: Record<string, { target: unknown; content: unknown; renameAttempts?: number; names: string }> = {
+    'target ""': { target: "", content: bytes(NEW), names: "target" },
+    "target undefined": { target: undefined, content: bytes(NEW), names: "target" },
+    "content given as a string": { target, content: NEW, names: "Uint8Array" },
+    "renameAttempts 0": { target, content: bytes(NEW), renameAttempts: 0, names: "renameAttempts" },
+    "renameAttempts -1": { target, content: bytes(NEW), renameAttempts: -1, names: "renameAttempts" },
+    "renameAttempts 1.5": { target, content: bytes(NEW), renameAttempts: 1.5, names: "renameAttempts" },
+    "renameAttempts NaN": { target, content: bytes(NEW), renameAttempts: Number.NaN, names: "renameAttempts" },
+    "renameAttempts Infinity": { target, content: bytes(NEW), renameAttempts: Number.POSITIVE_INFINITY, names: "renameAttempts" },
+  };
+  const results: Record<string, string> = {};
+  const expected: Record<string, string> = {};
+  for (const [label, { target: given, content, renameAttempts, names }] of Object.entries(cases)) {
+    const run = instrumentedFs();
+    const options = renameAttempts === undefined ? { fs: run.fs } : { fs: run.fs, renameAttempts };
+    const result = await settled(atomicWrite(given as string, content as Uint8Array, options), names);
+    results[label] = `${result}; file-system calls: ${run.calls.length}`;
+    expected[label] = `${refused(names)}; file-system calls: 0`;
+  }
+  expect(otherThan(results, expected), "calls of atomicWrite with an argument it cannot use, not refused up front").toEqual({});
+  expect(readFileSync(target, "utf8"), "app.config.json after the refused calls (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("the refused calls")).toEqual(["app.config.json"]);
+});
+
+it("stops with lstat's own error when it cannot look at the target, and creates nothing", async () => {
+  const { folder, target } = repository();
+  // Only ENOENT means "no file yet". After any other error nobody knows whether the target is a
+  // symlink, so writing on would risk exactly what the lstat is there to prevent.
+  const failure = fsError("EIO", "lstat");
+  const { fs, calls } = instrumentedFs({ lstat: (path) => failIf(path === target, failure) });
+  const outcome = await atomicWrite(target, bytes(NEW), { fs }).then(
+    () => "written",
+    (error: unknown) => (error === failure ? "rejected with the lstat's EIO" : `rejected with another error: ${String(error)}`),
+  );
+  expect(outcome, "atomicWrite when the lstat of app.config.json fails with EIO").toBe("rejected with the lstat's EIO");
+  expect(
+    calls.filter((call) => call.op.startsWith("open")).map((call) => basename(call.path)),
+    "files opened after the lstat of the target failed with EIO",
+  ).toEqual([]);
+  expect(readFileSync(target, "utf8"), "app.config.json after the failed lstat (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("the failed lstat")).toEqual(["app.config.json"]);
+});
+
+it("gives up after at most four taken temporary names, and reports another error of that open at once", async () => {
+  const { folder, target } = repository();
+  // A name that is taken is someone else's: try another, a few times. A folder where no file may be
+  // created (EACCES) will not allow one under another name either.
+  const LIMIT = 10;
+  const codes = { "every temporary name is taken (EEXIST)": "EEXIST", "no file may be created in src/ (EACCES)": "EACCES" };
+  const results: Record<string, string> = {};
+  for (const [label, code] of Object.entries(codes)) {
+    const failure = fsError(code, "open");
+    let names = 0;
+    const { fs } = instrumentedFs({
+      // Past the limit the open goes through, so a write that never gives up ends, and shows as written.
+      open: (_path, flags) => {
+        if (!flags.includes("w")) return;
+        names += 1;
+        if (names <= LIMIT) throw failure;
+      },
+    });
+    const outcome = await atomicWrite(target, bytes(NEW), { fs }).then(
+      () => "written",
+      (error: unknown) => (error === failure ? `rejected with the ${code}` : `rejected with another error: ${String(error)}`),
+    );
+    const tried = code === "EEXIST" && names >= 2 && names <= 4 ? "2 to 4" : String(names);
+    results[label] = `${outcome}; temporary names tried: ${tried}`;
+  }
+  expect(results, "what atomicWrite does when creating its temporary file keeps failing").toEqual({
+    "every temporary name is taken (EEXIST)": "rejected with the EEXIST; temporary names tried: 2 to 4",
+    "no file may be created in src/ (EACCES)": "rejected with the EACCES; temporary names tried: 1",
+  });
+  expect(readFileSync(target, "utf8"), "app.config.json after the failed creates (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("the failed creates")).toEqual(["app.config.json"]);
+});
+
+it("continues an interrupted write with exactly the bytes that remain", async () => {
+  const { folder, target } = repository();
+  // A signal interrupts the first write call after 16 of the 40 bytes; the next call goes through.
+  const asked: number[] = [];
+  const { fs } = instrumentedFs({
+    takes: (call, length) => {
+      asked.push(length);
+      return call === 1 ? 16 : length;
+    },
+  });
+  const outcome = await settled(atomicWrite(target, bytes(NEW), { fs }), null, () => "written");
+  expect(
+    `${outcome}; bytes asked for by each write call: ${asked.join(", ")}`,
+    `atomicWrite of ${bytes(NEW).byteLength} bytes whose first write call took only 16`,
+  ).toBe(`written; bytes asked for by each write call: ${bytes(NEW).byteLength}, ${bytes(NEW).byteLength - 16}`);
+  expect(readFileSync(target, "utf8"), "app.config.json after the interrupted write was continued").toBe(NEW);
+  expect(listing(folder), folderAfter("the write")).toEqual(["app.config.json"]);
+});
+
+it("reports a write call that takes no bytes, saying how many of them were written, instead of calling again forever", async () => {
+  const { folder, target } = repository();
+  // The first call takes 16 of the 40 bytes; every later one takes none and reports no error. A call
+  // that took nothing will take nothing the next time either.
+  const LIMIT = 10;
+  const endless = new Error(`atomicWrite was still calling write after ${LIMIT} calls that took no bytes`);
+  const { fs, unclosed } = instrumentedFs({
+    takes: (call) => {
+      if (call > LIMIT) throw endless;
+      return call === 1 ? 16 : 0;
+    },
+  });
+  const total = bytes(NEW).byteLength;
+  const outcome = await atomicWrite(target, bytes(NEW), { fs }).then(
+    () => "written",
+    (error: unknown) => {
+      if (error === endless || !(error instanceof Error)) return `rejected with: ${String(error)}`;
+      const says = /\b16\b/.test(error.message) && new RegExp(`\\b${total}\\b`).test(error.message);
+      return says ? `rejected, naming 16 of ${total} bytes` : `rejected without naming 16 of ${total} bytes: ${error.message}`;
+    },
+  );
+  expect(outcome, `atomicWrite of ${total} bytes whose write calls take 16 bytes, then none`).toBe(`rejected, naming 16 of ${total} bytes`);
+  expect(readFileSync(target, "utf8"), "app.config.json after the stalled write (must still be the old configuration)").toBe(OLD);
+  expect(listing(folder), folderAfter("the stalled write")).toEqual(["app.config.json"]);
+  expect(unclosed(), "handles not closed exactly once after the stalled write").toEqual([]);
+});
+
+// Eight attempts wait seven times: about 0.7 s in all with the reference's delays, longer with a slower schedule.
+it("retries a rename that failed with EPERM, EBUSY or EACCES, 8 times in all by default on Windows and once elsewhere", {
+  timeout: 20_000,
+}, async () => {
+  const { target } = repository();
+  const renames = (calls: readonly Call[]) => calls.filter((call) => call.op === "rename").length;
+  // Each of the three errors a held file gives on Windows is waited out, once, with renameAttempts 2.
+  const once: Record<string, string> = {};
+  for (const code of ["EPERM", "EBUSY", "EACCES"]) {
+    const run = instrumentedFs({ rename: (call) => failIf(call === 1, fsError(code, "rename")) });
+    const outcome = await settled(atomicWrite(target, bytes(NEW), { fs: run.fs, renameAttempts: 2 }), null, () => "written");
+    once[`${code} once, renameAttempts 2`] = `${outcome}; renames: ${renames(run.calls)}`;
+  }
+  expect(once, "a rename that failed once with an error of a held file, then worked").toEqual({
+    "EPERM once, renameAttempts 2": "written; renames: 2",
+    "EBUSY once, renameAttempts 2": "written; renames: 2",
+    "EACCES once, renameAttempts 2": "written; renames: 2",
+  });
+  // Without renameAttempts the platform decides: Windows waits for the holder, elsewhere nobody lets go.
+  const byPlatform: Record<string, string> = {};
+  for (const platform of ["win32", "linux", "darwin"] as const) {
+    const busy = fsError("EBUSY", "rename");
+    const run = instrumentedFs({
+      rename: () => {
+        throw busy;
+      },
+    });
+    const outcome = await atomicWrite(target, bytes(OLD), { fs: run.fs, platform }).then(
+      () => "written",
+      (error: unknown) => (error === busy ? "rejected with the EBUSY" : `rejected with another error: ${String(error)}`),
+    );
+    byPlatform[platform] = `${outcome}; renames: ${renames(run.calls)}`;
+  }
+  expect(byPlatform, "rename attempts by default on each platform, every rename EBUSY").toEqual({
+    win32: "rejected with the EBUSY; renames: 8",
+    linux: "rejected with the EBUSY; renames: 1",
+    darwin: "rejected with the EBUSY; renames: 1",
+  });
+});
+
+it("fsyncs each folder once, and only the target's folder when mkdir answers a folder that is not above it", async () => {
+  const { root, folder, target } = repository();
+  // An adapter's mkdir may answer something else than the first folder it created. A folder that is
+  // not the target's or above it says nothing about what changed: only the rename is certain. The
+  // root of the file system, which nothing can create, has no parent to fsync.
+  const ancestors: string[] = [];
+  for (let current = folder; ; current = dirname(current)) {
+    ancestors.push(current);
+    if (dirname(current) === current) break;
+  }
+  const answers: Record<string, { answer: string; expected: string[] }> = {
+    "a folder beside src/": { answer: join(root, "elsewhere"), expected: [folder] },
+    "the root of the file system": { answer: parse(folder).root, expected: ancestors },
+  };
+  const shown = (paths: readonly string[]) => paths.map((path) => relative(root, path) || ".").join(", ");
+  const results: Record<string, string> = {};
+  const expected: Record<string, string> = {};
+  for (const [label, { answer, expected: folders }] of Object.entries(answers)) {
+    const { fs, calls } = instrumentedFs({ mkdirAnswer: () => answer });
+    await atomicWrite(target, bytes(NEW), { fs });
+    const synced = calls.filter((call) => call.op === "sync" && !TEMPORARY.test(basename(call.path))).map((call) => call.path);
+    results[`mkdir answers ${label}`] = `folders fsynced: ${shown(synced)}`;
+    expected[`mkdir answers ${label}`] = `folders fsynced: ${shown(folders)}`;
+  }
+  expect(otherThan(results, expected), "folders fsynced when mkdir answers a folder it cannot have created").toEqual({});
+});
+
 it("sweeps stale temporary files of its own pattern and nothing else", async () => {
   const folder = temporaryFolder();
   const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
@@ -628,6 +859,94 @@ it("sweeps stale temporary files of its own pattern and nothing else", async () 
     lstatSync(join(folder, ".link.0123456789abcdef.tmp")).isSymbolicLink(),
     "the symlink .link.0123456789abcdef.tmp still exists",
   ).toBe(true);
+});
+
+it("sweeps only hidden names that end in .<16 hex digits>.tmp, older than one hour by default, and returns them sorted", async () => {
+  const folder = temporaryFolder();
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60 * 1000);
+  // Upper and lower case, a character from the end of the BMP and one beyond it: file systems list such
+  // names in orders of their own (by bytes, or ignoring case), which sort() does not share.
+  const stale = ["d", "B", "\u{1F600}", "a", "\uFF21"].map((start) => `.${start}.json.0123456789abcdef.tmp`);
+  const ages: Record<string, number> = {
+    ...Object.fromEntries(stale.map((name) => [name, 61])),
+    ".app.config.json.fedcba9876543210.tmp": 59,
+    "app.config.json.0123456789abcdef.tmp": 120,
+    ".app.config.json.0123456789abcdef.tmp.orig": 120,
+  };
+  for (const [name, minutes] of Object.entries(ages)) {
+    writeTree(folder, { [name]: "half" });
+    utimesSync(join(folder, name), minutesAgo(minutes), minutesAgo(minutes));
+  }
+  const removed = await sweepStaleTemporaryFiles(folder);
+  const left = new Set(listing(folder));
+  const fate = (names: readonly string[]) =>
+    Object.fromEntries(names.map((name) => [`${name}, ${ages[name]} minutes old`, left.has(name) ? "kept" : "removed"]));
+  expect(fate(Object.keys(ages)), "what the sweep with the default age did to each file").toEqual({
+    ...Object.fromEntries(stale.map((name) => [`${name}, 61 minutes old`, "removed"])),
+    ".app.config.json.fedcba9876543210.tmp, 59 minutes old": "kept",
+    "app.config.json.0123456789abcdef.tmp, 120 minutes old": "kept",
+    ".app.config.json.0123456789abcdef.tmp.orig, 120 minutes old": "kept",
+  });
+  expect(removed, "the names the sweep reports removed, which must be sorted").toEqual([...stale].sort());
+});
+
+it("refuses an olderThanMs that is negative, not a number or infinite, and removes nothing", async () => {
+  const folder = temporaryFolder();
+  const stale = ".app.config.json.0123456789abcdef.tmp";
+  writeTree(folder, { [stale]: "half" });
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  utimesSync(join(folder, stale), twoHoursAgo, twoHoursAgo);
+  // NaN would compare false with every age and sweep a write still in progress; a negative age means nothing.
+  const results: Record<string, string> = {};
+  for (const olderThanMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    results[`olderThanMs ${olderThanMs}`] = await settled(sweepStaleTemporaryFiles(folder, { olderThanMs }), "olderThanMs");
+  }
+  expect(otherThan(results, refused("olderThanMs")), "sweeps with an olderThanMs that is not 0 or more milliseconds, not refused").toEqual(
+    {},
+  );
+  expect(listing(folder), "the folder after the refused sweeps (the stale file must still be there)").toEqual([stale]);
+});
+
+it("lets several sweeps of one folder run at once: all succeed, and each removed file is reported once", async () => {
+  const folder = temporaryFolder();
+  // Harnesses that start together sweep the same folder, some with the default age and some with
+  // olderThanMs 0. The second kind also removes the 50 fresh files, which sort first, so the sweeps fall
+  // out of step: each meets files that another removed between its listing and its lstat, or between
+  // its lstat and its unlink. Such a file is gone, as the sweep wanted: that is no error.
+  const name = (kind: string, index: number) => `.${kind}-${String(index).padStart(2, "0")}.js.0123456789abcdef.tmp`;
+  const fresh = Array.from({ length: 50 }, (_, index) => name("a-fresh", index));
+  const stale = Array.from({ length: 50 }, (_, index) => name("b-stale", index));
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  for (const file of fresh) writeTree(folder, { [file]: "a write in progress" });
+  for (const file of stale) {
+    writeTree(folder, { [file]: "half" });
+    utimesSync(join(folder, file), twoHoursAgo, twoHoursAgo);
+  }
+  const runs: Record<string, { olderThanMs?: number }> = {
+    "default age, first": {},
+    "olderThanMs 0, first": { olderThanMs: 0 },
+    "default age, second": {},
+    "olderThanMs 0, second": { olderThanMs: 0 },
+  };
+  const outcomes = await Promise.all(
+    Object.entries(runs).map(async ([label, options]) => {
+      try {
+        return { label, removed: await sweepStaleTemporaryFiles(folder, options), failure: "" };
+      } catch (error) {
+        return { label, removed: [], failure: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
+  expect(
+    Object.fromEntries(outcomes.filter(({ failure }) => failure !== "").map(({ label, failure }) => [label, failure])),
+    "sweeps that failed while three others swept the same folder (50 fresh and 50 stale temporary files)",
+  ).toEqual({});
+  const reported = outcomes.flatMap(({ removed }) => removed);
+  const twice = reported.filter((file, index) => reported.indexOf(file) !== index);
+  expect(firstFew(twice), "names reported removed by more than one of the four sweeps").toEqual([]);
+  const missing = [...fresh, ...stale].filter((file) => !reported.includes(file));
+  expect(firstFew(missing), "temporary files that none of the four sweeps reported removed").toEqual([]);
+  expect(firstFew(listing(folder)), "files left in the folder after the four sweeps").toEqual([]);
 });
 
 // ---- Crash safety: a real process, really killed. ----
