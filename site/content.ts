@@ -65,10 +65,26 @@ export function loadCourse(): Course {
     });
     const faults = stage.faults.flatMap(({ id, isDefault, dir, contract: faultContract }) =>
       faultContract
-        ? [{ id, isDefault, contract: faultContract, file: repoPath(join(dir, faultContract.faultFile)), diff: faultPatch(stage, { dir, contract: faultContract }) }]
+        ? [
+            {
+              id,
+              isDefault,
+              contract: faultContract,
+              file: repoPath(join(dir, faultContract.faultFile)),
+              diff: faultPatch(stage, { dir, contract: faultContract }),
+            },
+          ]
         : [],
     );
-    stages.push({ stage, spec, contract, readme: readFileSync(stage.readmePath, "utf8"), solution, faults, mutation: committedSummary(stage) });
+    stages.push({
+      stage,
+      spec,
+      contract,
+      readme: readFileSync(stage.readmePath, "utf8"),
+      solution,
+      faults,
+      mutation: committedSummary(stage),
+    });
   }
   return { stages, skipped };
 }

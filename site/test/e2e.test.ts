@@ -433,13 +433,16 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
   await page.locator("[data-next-hint]").focus();
   await page.keyboard.press("Space");
   expect(await page.locator("[data-hint]:visible").count()).toBe(1);
-  // The instructor view opens from the keyboard and shows the fix as a diff.
+  // The instructor view opens from the keyboard and shows each fault's fix as a diff, the default first.
   const instructor = page.getByRole("button", { name: /instructor view/ });
-  expect(await page.locator(".diff").isVisible()).toBe(false);
+  const diffs = page.locator(".diff");
+  expect(await diffs.first().isVisible(), "the default fault's diff before the instructor view is opened").toBe(false);
   await instructor.focus();
   await page.keyboard.press("Enter");
   expect(await instructor.getAttribute("aria-expanded")).toBe("true");
-  expect(await page.locator(".diff").innerText()).toContain("+  const unknown = unknownCapabilities(declared);");
+  expect(await diffs.count(), "diffs in stage 01's instructor view, one per fault").toBe(2);
+  expect(await diffs.first().innerText(), "the default fault's diff").toContain("+  const unknown = unknownCapabilities(declared);");
+  expect(await diffs.nth(1).isVisible(), "the further fault's diff, shown with the default's").toBe(true);
 
   await page.locator("[data-file]").setInputFiles(files.incomplete);
   await expect.poll(() => page.locator('.badge[data-status="failed"]').count()).toBe(1);
