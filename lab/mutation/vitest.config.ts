@@ -10,4 +10,8 @@ const catalog = loadCatalog();
 const stage = findStage(catalog, process.env.FORGE_MUTATE_STAGE ?? "");
 if (!stage) throw new Error(`FORGE_MUTATE_STAGE must name a stage folder; got "${process.env.FORGE_MUTATE_STAGE ?? ""}"`);
 
-export default defineConfig(stageProject(catalog, { stage, tree: treeFor(catalog, stage, "solution") }));
+const project = stageProject(catalog, { stage, tree: treeFor(catalog, stage, "solution") });
+// StrykerJS's instrumented module runs several times slower than the reference (every branch asks which
+// mutant is active), so a test that streams megabytes needs more than vitest's 5 s; StrykerJS's own
+// timeout still decides when a mutant hangs.
+export default defineConfig({ ...project, test: { ...project.test, testTimeout: 60_000 } });
