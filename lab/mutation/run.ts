@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { $ } from "zx";
 import type { Stage } from "../catalog/catalog.js";
 import { writeFileAtomic } from "../core/files.js";
+import { acquireLock } from "../cli/lock.js";
 import { dirs, repoPath, ROOT } from "../core/layout.js";
 import { currentSources, mutatedModules, readSummary, summaryFile } from "./stage.js";
 import { summarize, verdicts, type MutationSummary, type StrykerReport } from "./summary.js";
@@ -30,6 +31,16 @@ export interface StageRun {
 }
 
 export async function mutateStage(stage: Stage, options: { readonly quiet?: boolean } = {}): Promise<StageRun> {
+  // Two runs of one stage would remove each other's sandbox: the second refuses, naming the first.
+  const { lock } = acquireLock(join(dirs.mutationState, `${stage.id}.lock`), `mutate ${stage.id}`);
+  try {
+    return await runStryker(stage, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runStryker(stage: Stage, options: { readonly quiet?: boolean }): Promise<StageRun> {
   const state = join(dirs.mutationState, stage.id);
   rmSync(state, { recursive: true, force: true });
   mkdirSync(state, { recursive: true });
@@ -38,7 +49,8 @@ export async function mutateStage(stage: Stage, options: { readonly quiet?: bool
   const htmlReport = join(dirs.mutationReports, `${stage.id}.html`);
   // The checker compiles only what the stage's tests reach, not the whole repository: most of a run's
   // time would otherwise go to re-checking the lab and the site for every mutant.
-  const tsconfig = join(ROOT, "tsconfig.mutate.json");
+  // One per stage, so runs of different stages at once never read each other's.
+  const tsconfig = join(ROOT, `tsconfig.mutate.${stage.id}.json`);
   writeFileSync(
     tsconfig,
     `${JSON.stringify({ extends: relativeTo(ROOT, dirs.tsconfig), include: [], files: [...mutatedModules(stage), ...stage.testFiles].map((file) => relativeTo(ROOT, file)) }, null, 2)}\n`,
@@ -72,8 +84,9 @@ export async function mutateStage(stage: Stage, options: { readonly quiet?: bool
     // Every process StrykerJS starts (checker and test-runner workers) loads the TypeScript 5 redirect.
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${TYPESCRIPT_5}`.trim(),
   };
-  const run = $({ cwd: ROOT, env, nothrow: true, quiet: options.quiet ?? false })`node ${STRYKER} run ${configFile}`;
-  const result = await run;
+  const result = await $({ cwd: ROOT, env, nothrow: true, quiet: options.quiet ?? false })`node ${STRYKER} run ${configFile}`.finally(() =>
+    rmSync(tsconfig, { force: true }),
+  );
   if (result.exitCode !== 0) throw new Error(`StrykerJS failed on ${stage.id} (exit ${result.exitCode}); its log is above`);
   const seconds = (performance.now() - started) / 1000;
   const report = JSON.parse(readFileSync(jsonReport, "utf8")) as StrykerReport;

@@ -1,6 +1,5 @@
 // A stage's committed mutation summary as verify and `npm run mutate` see it: read, validated, and
 // judged against the files it claims to be computed from (their hashes are recomputed, never trusted).
-import { existsSync, readFileSync } from "node:fs";
 import type { Stage } from "../catalog/catalog.js";
 import { readFileState, sha256 } from "../core/files.js";
 import { moduleFile, repoPath, stageFiles, layoutOf } from "../core/layout.js";
@@ -37,10 +36,13 @@ export type MutationVerdict =
 
 export function readSummary(stage: Stage): { summary: MutationSummary } | { problem: string } {
   const file = summaryFile(stage);
-  if (!existsSync(file)) return { problem: `${repoPath(file, stage.root)} is missing` };
+  // Read only a regular file: a FIFO put in its place would make verify wait forever.
+  const state = readFileState(file);
+  if (state.kind === "missing") return { problem: `${repoPath(file, stage.root)} is missing` };
+  if (state.kind !== "file") return { problem: `${repoPath(file, stage.root)} is ${state.what}, not a file` };
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, "utf8"));
+    data = JSON.parse(Buffer.from(state.bytes).toString("utf8"));
   } catch (error) {
     return { problem: `${repoPath(file, stage.root)} is not JSON: ${(error as Error).message}` };
   }

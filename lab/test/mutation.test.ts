@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog, type Stage } from "../catalog/catalog.js";
@@ -168,6 +169,22 @@ describe("verify's judgement of a committed summary", () => {
     expect(judgeMutation(open), "99% with one survivor nobody explained").toMatchObject({
       state: "below",
       problem: expect.stringMatching(/^1 surviving mutants have no test and no reason, first StringLiteral at 3:1/),
+    });
+  });
+
+  it("refuses a folder or a FIFO where the summary belongs, without waiting on it", () => {
+    const folder = stageWith(null);
+    mkdirSync(join(folder.root, "fixtures", realStage, "mutation.json"));
+    expect(judgeMutation(folder), "a folder named mutation.json").toMatchObject({
+      state: "broken",
+      problem: expect.stringMatching(/mutation\.json is a folder, not a file/),
+    });
+    if (process.platform === "win32") return; // no FIFOs on Windows; the folder case above covers it there
+    const fifo = stageWith(null);
+    execFileSync("mkfifo", [join(fifo.root, "fixtures", realStage, "mutation.json")]);
+    expect(judgeMutation(fifo), "a FIFO named mutation.json").toMatchObject({
+      state: "broken",
+      problem: expect.stringMatching(/mutation\.json is .*, not a file/),
     });
   });
 
