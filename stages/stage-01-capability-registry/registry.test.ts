@@ -261,3 +261,19 @@ it("names every invalid field when it rejects untyped JSON", () => {
     `fields missing from the error of parseToolDescriptor({ name: 7, capabilities: ["root"] }): ${message}`,
   ).toEqual([]);
 });
+
+it("names each unknown value as a word of its own, even when it is not a string", () => {
+  // Strings arrive quoted; these do not, so only a separator keeps them apart in the message.
+  const values = [null, undefined, 7];
+  const words = ["null", "undefined", "7"];
+  const declared = messageOf(() => defineTool("shell", values as unknown as string[]));
+  expect(
+    unnamed(declared, words),
+    `unknown values missing from the error of defineTool("shell", [null, undefined, 7]), each as a word of its own: ${declared}`,
+  ).toEqual([]);
+  const required = messageOf(() => deliveryRegistry().supporting(values as unknown as Capability[]));
+  expect(
+    unnamed(required, words),
+    `unknown values missing from the error of supporting([null, undefined, 7]), each as a word of its own: ${required}`,
+  ).toEqual([]);
+});

@@ -20,7 +20,13 @@ import { basename, dirname, join, parse, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { expect, it, onTestFinished } from "vitest";
-import { atomicWrite, sweepStaleTemporaryFiles, type AtomicFileHandle, type AtomicFileSystem } from "forge/tools/atomic";
+import {
+  atomicWrite,
+  sweepStaleTemporaryFiles,
+  type AtomicFileHandle,
+  type AtomicFileSystem,
+  type SweepFileSystem,
+} from "forge/tools/atomic";
 import { otherThan, refused, settled } from "../../lab/outcome.js";
 import { moduleFile, symlink, temporaryFolder, writeTree } from "../../lab/testing.js";
 
@@ -797,6 +803,62 @@ it("retries a rename that failed with EPERM, EBUSY or EACCES, 8 times in all by 
   });
 });
 
+// The waits grow: 10 ms, then twice as long each time, never more than 200 ms. Eight tries span about
+// 0.7 s, long enough for a scanner that looks at a new file for a moment.
+it("waits out a target held for 0.4 s with the 8 tries Windows gets by default", { timeout: 20_000 }, async () => {
+  const { folder, target } = repository();
+  // Every rename in the first 0.4 s after the first one is EBUSY; a machine slower than usual only
+  // spreads the tries further, so a load cannot make this fail.
+  const HELD_MS = 400;
+  const tries: number[] = [];
+  const { fs } = instrumentedFs({
+    rename: () => {
+      tries.push(performance.now());
+      failIf(performance.now() - (tries[0] as number) < HELD_MS, fsError("EBUSY", "rename"));
+    },
+  });
+  const outcome = await settled(atomicWrite(target, bytes(NEW), { fs, platform: "win32" }), null, () => "written");
+  const schedule = tries.map((time) => Math.round(time - (tries[0] as number))).join(", ");
+  expect(outcome, `atomicWrite with platform "win32" while the target is held for ${HELD_MS} ms; renames tried at ${schedule} ms`).toBe(
+    "written",
+  );
+  expect(readFileSync(target, "utf8"), "app.config.json after the holder let go").toBe(NEW);
+  expect(listing(folder), folderAfter("the write")).toEqual(["app.config.json"]);
+});
+
+it("keeps each wait between two tries of a busy rename short, however many tries it is given", { timeout: 20_000 }, async () => {
+  const { target } = repository();
+  // The waits stop growing at 200 ms; 2 s leaves room for a loaded machine. A wait that kept doubling
+  // would reach 2.56 s before the tenth try, and hours a dozen tries later.
+  const TOO_LONG_MS = 2000;
+  const tries: number[] = [];
+  const busy = fsError("EBUSY", "rename");
+  // Not a busy error, so atomicWrite stops at once instead of waiting even longer.
+  const tooLong = new Error(`the wait before this rename was ${TOO_LONG_MS} ms or more`);
+  const { fs } = instrumentedFs({
+    rename: () => {
+      tries.push(performance.now());
+      const waited = tries.length > 1 ? (tries.at(-1) as number) - (tries.at(-2) as number) : 0;
+      failIf(waited >= TOO_LONG_MS, tooLong);
+      throw busy;
+    },
+  });
+  const outcome = await atomicWrite(target, bytes(NEW), { fs, renameAttempts: 10 }).then(
+    () => "written",
+    (error: unknown) =>
+      error === busy
+        ? "rejected with the EBUSY"
+        : error === tooLong
+          ? `stopped: a wait of ${TOO_LONG_MS} ms or more`
+          : `rejected with another error: ${String(error)}`,
+  );
+  const waits = tries.slice(1).map((time, index) => Math.round(time - (tries[index] as number)));
+  expect(
+    `${outcome}; renames: ${tries.length}`,
+    `atomicWrite with renameAttempts 10 and every rename EBUSY; waits between the renames: ${waits.join(", ")} ms`,
+  ).toBe("rejected with the EBUSY; renames: 10");
+});
+
 it("fsyncs each folder once, and only the target's folder when mkdir answers a folder that is not above it", async () => {
   const { root, folder, target } = repository();
   // An adapter's mkdir may answer something else than the first folder it created. A folder that is
@@ -947,6 +1009,41 @@ it("lets several sweeps of one folder run at once: all succeed, and each removed
   const missing = [...fresh, ...stale].filter((file) => !reported.includes(file));
   expect(firstFew(missing), "temporary files that none of the four sweeps reported removed").toEqual([]);
   expect(firstFew(listing(folder)), "files left in the folder after the four sweeps").toEqual([]);
+});
+
+it("stops a sweep with an lstat or unlink error other than ENOENT, instead of skipping the file", async () => {
+  const folder = temporaryFolder();
+  const stale = ".app.config.json.0123456789abcdef.tmp";
+  writeTree(folder, { [stale]: "half" });
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  utimesSync(join(folder, stale), twoHoursAgo, twoHoursAgo);
+  // Only ENOENT means "another sweep was faster". A disk that cannot read the entry or a folder that
+  // may not be changed leaves the debris in place: the sweep must say so, not return as if it were done.
+  const failures = { lstat: fsError("EIO", "lstat"), unlink: fsError("EACCES", "unlink") };
+  const results: Record<string, string> = {};
+  for (const [step, failure] of Object.entries(failures)) {
+    const fails = (path: string, name: string) => failIf(step === name && basename(path) === stale, failure);
+    const fs: SweepFileSystem = {
+      readdir: (path) => fsp.readdir(path),
+      lstat: async (path) => {
+        fails(path, "lstat");
+        return fsp.lstat(path);
+      },
+      unlink: async (path) => {
+        fails(path, "unlink");
+        return fsp.unlink(path);
+      },
+    };
+    results[`${failure.message.split(":")[0]} from ${step}`] = await sweepStaleTemporaryFiles(folder, { fs }).then(
+      (removed) => `returned ${JSON.stringify(removed)}`,
+      (error: unknown) => (error === failure ? "rejected with that error" : `rejected with another error: ${String(error)}`),
+    );
+  }
+  expect(results, `sweeps of a folder whose stale ${stale} cannot be looked at or removed`).toEqual({
+    "EIO from lstat": "rejected with that error",
+    "EACCES from unlink": "rejected with that error",
+  });
+  expect(listing(folder), "the folder after the failed sweeps (the stale file is still there)").toEqual([stale]);
 });
 
 // ---- Crash safety: a real process, really killed. ----

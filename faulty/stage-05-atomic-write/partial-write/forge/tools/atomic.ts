@@ -234,10 +234,24 @@ export async function atomicWrite(target: string, content: Uint8Array, options: 
   for (const changed of changedFolders(folder, created)) await syncFolder(fs, changed, platform);
 }
 
+/**
+ * The file-system operations the sweep uses, so a test can make any one of them fail. The default is
+ * `node:fs/promises`, which already has this shape.
+ */
+export interface SweepFileSystem {
+  readdir(path: string): Promise<string[]>;
+  lstat(path: string): Promise<{ readonly mtimeMs: number; isFile(): boolean }>;
+  unlink(path: string): Promise<void>;
+}
+
 export interface SweepOptions {
   /** Only temporary files last modified at least this long ago are removed. Default: one hour. */
   readonly olderThanMs?: number;
+  /** Defaults to `node:fs/promises`. */
+  readonly fs?: SweepFileSystem;
 }
+
+const nodeSweepFileSystem: SweepFileSystem = nodeFs;
 
 /**
  * Removes the temporary files a killed atomicWrite left in `folder`: regular files whose name matches
@@ -249,12 +263,13 @@ export async function sweepStaleTemporaryFiles(folder: string, options: SweepOpt
   if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
     throw new Error(`invalid olderThanMs ${String(olderThanMs)}: must be a number of milliseconds, 0 or more`);
   }
+  const fs = options.fs ?? nodeSweepFileSystem;
   const now = Date.now();
   const removed: string[] = [];
-  for (const name of (await nodeFs.readdir(folder)).sort()) {
+  for (const name of (await fs.readdir(folder)).sort()) {
     if (!TEMPORARY_NAME.test(name)) continue;
     const path = join(folder, name);
-    const stat = await nodeFs.lstat(path).catch((error: unknown) => {
+    const stat = await fs.lstat(path).catch((error: unknown) => {
       if (errorCode(error) === "ENOENT") return null; // removed meanwhile
       throw error;
     });
@@ -263,7 +278,7 @@ export async function sweepStaleTemporaryFiles(folder: string, options: SweepOpt
     // age 0, not of a negative age that even `olderThanMs: 0` would wait for.
     if (!stat?.isFile() || Math.max(0, now - stat.mtimeMs) < olderThanMs) continue;
     try {
-      await nodeFs.unlink(path);
+      await fs.unlink(path);
       removed.push(name);
     } catch (error) {
       if (errorCode(error) !== "ENOENT") throw error;
