@@ -413,6 +413,31 @@ it("names the kind of a request that is not a string: a number, a boolean, an ar
   expect(otherThan(named, expected), "requests that are not strings, whose refusal does not name their kind").toEqual({});
 });
 
+it("names null and undefined as they are, never with an article", async () => {
+  const { ws } = frontEndRepository();
+  // `typeof undefined` is "undefined", and the rule that gives a kind its article would make it "an
+  // undefined": null and undefined are values, not kinds, and the refusal names them as they were sent.
+  const naming: Record<string, string> = {};
+  for (const [label, value] of [
+    ["null", null],
+    ["undefined", undefined],
+  ] as const) {
+    const message = await resolveWorkspacePath(ws, value as unknown as string).then(
+      (resolved) => `no error; resolved with ${resolved}`,
+      (error: unknown) => (error instanceof Error ? error.message : `threw ${oneLine(error)}, which is not an Error`),
+    );
+    naming[label] = new RegExp(`\\ban? ${label}\\b`).test(message)
+      ? `named with an article: ${message}`
+      : message.includes(label)
+        ? `named as ${label}`
+        : `not named: ${message}`;
+  }
+  expect(naming, "how the refusal of a null and of an undefined request names the value").toEqual({
+    null: "named as null",
+    undefined: "named as undefined",
+  });
+});
+
 it("refuses a request longer than 4096 characters, and names it by its start only", async () => {
   const { base, ws } = frontEndRepository();
   // Linux refuses a path longer than PATH_MAX (4096) as given, so no honest request is longer. The bound

@@ -18,10 +18,10 @@ export const MAX_REQUEST_LENGTH = 4096;
 const DRIVE_LETTER = /^[A-Za-z]:/;
 
 /** A request is split on both separators, so `src\app.ts` and `src/app.ts` are one path. */
-const REQUEST_SEPARATORS = /[\\/]+/;
+const REQUEST_SEPARATORS = /[\\/]/;
 
 /** A link target is read the way this platform's kernel reads it: `\` is a separator only on Windows. */
-const LINK_SEPARATORS = path.sep === "\\" ? /[\\/]+/ : /\/+/;
+const LINK_SEPARATORS = path.sep === "\\" ? /[\\/]/ : /\//;
 
 function show(value: string): string {
   // JSON quoting makes NUL bytes, tabs and trailing spaces visible in the message.
@@ -66,7 +66,9 @@ function requestedSegments(requested: unknown): string[] {
     // Refused, not normalized: a policy that rewrites `C:x` or `\\server\share` has to guess what it meant.
     throw new Error(`path ${show(requested)} is absolute; give a path relative to the workspace`);
   }
-  return requested.split(REQUEST_SEPARATORS).filter((segment) => segment !== "" && segment !== ".");
+  // Every segment is kept: `..` is the walk's to resolve, and `.` or an empty segment (from `src//x` or
+  // a trailing separator) leaves the walk where it is.
+  return requested.split(REQUEST_SEPARATORS);
 }
 
 /** Containment by whole segments: `/w/ws-evil` is not inside `/w/ws`, `/w/ws/..x` is. */
@@ -105,8 +107,10 @@ function isMissing(error: unknown): boolean {
  * replaced by its target (even a dangling one), and `..` goes to the parent of the real folder reached
  * so far. A segment that does not exist yet is taken as it is, and so is a segment below a file: there
  * the kernel would stop with ENOENT or ENOTDIR, while the walk goes on by text, and a later `..` folds
- * it away. The result is the real path of the deepest existing ancestor joined with the segments that
- * do not exist yet. It has no `.` or `..` left, so whoever opens it goes where the walk went.
+ * it away. `.` and an empty segment name the folder reached so far: `path.join(current, ".")` is
+ * `current`, which is never a link, so the walk stays there. The result is the real path of the
+ * deepest existing ancestor joined with the segments that do not exist yet. It has no `.` or `..`
+ * left, so whoever opens it goes where the walk went.
  */
 async function walkRealPath(root: string, segments: readonly string[], requested: string): Promise<string> {
   // The segments still to walk, the next one last: pop() takes it and push() puts a link's target in
@@ -142,15 +146,17 @@ async function walkRealPath(root: string, segments: readonly string[], requested
     // readlink, not realpath: a dangling link has no real path, but its target still says where a
     // write through it would land.
     const target = await readlink(next);
-    const targetSegments = target.split(LINK_SEPARATORS).filter((part) => part !== "" && part !== ".");
+    let rest = target;
     if (path.isAbsolute(target)) {
-      // An absolute target starts again at its root. On Windows the root (`C:\`, `\\server\share\`)
-      // covers the first segments, so those are dropped.
+      // An absolute target starts again at its root (`/`; on Windows also `C:\` or `\\server\share\`),
+      // and what follows the root is walked from there.
       const targetRoot = path.parse(target).root;
       current = targetRoot;
-      targetSegments.splice(0, targetRoot.split(LINK_SEPARATORS).filter((part) => part !== "").length);
+      rest = target.slice(targetRoot.length);
     }
-    // A relative target is read from the link's folder, which is `current`. Its first segment goes last.
+    // The rest is read from `current`: the link's folder for a relative target, the root for an absolute
+    // one. Its first segment goes last.
+    const targetSegments = rest.split(LINK_SEPARATORS);
     for (let index = targetSegments.length - 1; index >= 0; index -= 1) pending.push(targetSegments[index] as string);
   }
   return current;
