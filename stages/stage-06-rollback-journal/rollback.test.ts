@@ -1,4 +1,22 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import { join, sep } from "node:path";
 import { expect, it } from "vitest";
 import { RollbackJournal } from "forge/tools/rollback";
@@ -53,6 +71,95 @@ async function rejection(promise: Promise<unknown>, why: string): Promise<unknow
     (value) => expect.unreachable(`rollback resolved with ${String(value)}, but it must reject: ${why}`),
     (error: unknown) => error,
   );
+}
+
+/** node:fs as its CommonJS object: a test may wrap its functions, and syncBuiltinESMExports hands them to importers. */
+const nodeFs = createRequire(import.meta.url)("node:fs") as {
+  lstatSync: typeof lstatSync;
+  readonly promises: { lstat: typeof import("node:fs/promises").lstat };
+};
+
+/** What another process does to a path at the worst moment; it may also change what the lstat reports. */
+type Swap = (path: string, checked: Stats) => Stats | undefined;
+
+/** The outcome of a journal that never lstat'd the path: it has no check, so no gap after one to race in. */
+const NOT_CHECKED = "never lstat'd the path, so nothing could be swapped after a check";
+
+/**
+ * Runs `call` while the lstat of node:fs/promises (also reached as `fs.promises.lstat`) and node:fs's
+ * lstatSync are watched: right after the first lstat of `path` answers, `swap` changes what lies there,
+ * as another process could between the journal's check and its next step. Returns what `call` returned,
+ * or NOT_CHECKED when nothing lstat'd the path.
+ */
+async function afterCheck(path: string, swap: Swap, call: () => Promise<string>): Promise<string> {
+  const { promises } = nodeFs;
+  const { lstat } = promises;
+  const { lstatSync: realLstatSync } = nodeFs;
+  let swapped = false;
+  const checked = (target: unknown, stats: Stats): Stats => {
+    if (swapped || String(target) !== path) return stats;
+    swapped = true;
+    return swap(path, stats) ?? stats;
+  };
+  promises.lstat = (async (target: string, options?: { bigint?: false }) => checked(target, await lstat(target, options))) as typeof lstat;
+  nodeFs.lstatSync = ((target: string, options?: { bigint?: false }) => {
+    const stats = realLstatSync(target, options);
+    return stats && checked(target, stats);
+  }) as typeof realLstatSync;
+  syncBuiltinESMExports();
+  try {
+    const outcome = await call();
+    return swapped ? outcome : NOT_CHECKED;
+  } finally {
+    promises.lstat = lstat;
+    nodeFs.lstatSync = realLstatSync;
+    syncBuiltinESMExports();
+  }
+}
+
+/** The entries of a table of outcomes that are neither the expected one nor NOT_CHECKED. */
+const unexpected = (outcomes: Readonly<Record<string, string>>, expected: string | Readonly<Record<string, string>>) =>
+  otherThan(Object.fromEntries(Object.entries(outcomes).filter(([, outcome]) => outcome !== NOT_CHECKED)), expected);
+
+/**
+ * What `pending` came to, or, when it has not settled 10 s later and a pipe lies at `path`, that it was
+ * waiting for a writer. The test then opens the pipe for writing without blocking, which succeeds only
+ * when someone has it open for reading, and releases a reader stuck in its open.
+ */
+async function unlessWaitingOnPipe(pending: Promise<string>, path: string): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const waiting = new Promise<string>((resolve) => {
+    timer = setTimeout(() => {
+      try {
+        if (!lstatSync(path).isFIFO()) return;
+        closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+        resolve("still waiting for a writer to open the pipe 10 s later");
+      } catch {
+        // ENXIO: nobody has the pipe open for reading, so nobody is waiting on it.
+      }
+    }, 10_000);
+  });
+  try {
+    return await Promise.race([pending, waiting]);
+  } finally {
+    clearTimeout(timer);
+    await pending;
+  }
+}
+
+/** How many of this process's file descriptors are open on the file at `path` (same device and inode). */
+function descriptorsOn(path: string): number {
+  const { dev, ino } = statSync(path);
+  // /dev/fd lists this process's descriptors on Linux and macOS; elsewhere, try the first thousand.
+  const descriptors = existsSync("/dev/fd") ? readdirSync("/dev/fd").map(Number) : Array.from({ length: 1024 }, (_, fd) => fd);
+  return descriptors.filter((fd) => {
+    try {
+      const info = fstatSync(fd);
+      return info.dev === dev && info.ino === ino;
+    } catch {
+      return false;
+    }
+  }).length;
 }
 
 it("restores modified and deleted files", async () => {
@@ -459,4 +566,145 @@ it("reports each failed restore with the path, the underlying error as its cause
     folder?.message.replaceAll(bundle, "").includes("folder"),
     `says "folder", the failure for dist/bundle.js: ${folder?.message}`,
   ).toBe(true);
+});
+
+it("refuses a pipe or a device, saying it is not a regular file", { timeout: 30_000 }, async () => {
+  const repo = frontEnd();
+  const pipe = join(repo, "src", "events.pipe");
+  // Windows has no mkfifo and no /dev: there the journal meets only files, folders and links.
+  const specials: Record<string, string> = {};
+  if (process.platform !== "win32") {
+    execFileSync("mkfifo", [pipe]);
+    specials["src/events.pipe, a named pipe"] = pipe;
+    specials["/dev/null, a device"] = "/dev/null";
+  }
+  const journal = new RollbackJournal();
+  const outcomes: Record<string, string> = {};
+  for (const [label, path] of Object.entries(specials)) {
+    // A journal that opened the pipe to read it would wait for a writer, and none comes.
+    outcomes[label] = await unlessWaitingOnPipe(settled(journal.capture(path), "regular file"), path);
+  }
+  expect(
+    otherThan(outcomes, refused("regular file")),
+    'captures of a pipe and a device, not refused with an error containing "regular file"',
+  ).toEqual({});
+  expect(journal.size, "journal.size after the refused captures").toBe(0);
+});
+
+it("refuses a file replaced between its check and its open, at once, and records nothing", { timeout: 30_000 }, async () => {
+  const repo = frontEnd();
+  const app = join(repo, "src", "App.tsx");
+  const where = join("src", "App.tsx");
+  // What another process could do right after the journal's lstat of src/App.tsx, before it reads the file.
+  const swaps: Record<string, Swap> = {
+    "replaced by another file, renamed over it": (path) => {
+      writeFileSync(`${path}.new`, 'export const title = "Swapped";');
+      renameSync(`${path}.new`, path);
+      return undefined;
+    },
+    // A file on another file system can have the same inode number: the device must match too.
+    "the check saw a file with the same inode number on another device": (_path, checked) =>
+      Object.assign(Object.create(Object.getPrototypeOf(checked) as object) as Stats, checked, { dev: checked.dev + 1 }),
+    // Opened for reading, a pipe waits for a writer, and here none comes. Windows has no mkfifo.
+    ...(process.platform === "win32"
+      ? {}
+      : {
+          "replaced by a named pipe": (path: string) => {
+            rmSync(path);
+            execFileSync("mkfifo", [path]);
+            return undefined;
+          },
+        }),
+  };
+  const outcomes: Record<string, string> = {};
+  for (const [label, swap] of Object.entries(swaps)) {
+    rmSync(app, { force: true });
+    writeFileSync(app, APP);
+    const journal = new RollbackJournal();
+    outcomes[label] = await afterCheck(app, swap, async () => {
+      const captured = await unlessWaitingOnPipe(settled(journal.capture(app), where), app);
+      return `${captured}; journal.size ${journal.size}`;
+    });
+  }
+  expect(
+    unexpected(outcomes, `${refused(where)}; journal.size 0`),
+    `captures of src/App.tsx, changed right after the journal's lstat, that did not end at once refused by an error naming it, with the journal empty`,
+  ).toEqual({});
+});
+
+it("refuses a link swapped in after the check, even one to the file that was there", async () => {
+  const repo = frontEnd();
+  const app = join(repo, "src", "App.tsx");
+  const moved = join(repo, "src", "App.moved.tsx");
+  const where = join("src", "App.tsx");
+  // Made beforehand, then renamed into place: right after the journal's lstat, another process moves
+  // App.tsx aside and puts a link to it where it was. The link leads to the very file the check saw.
+  symlink(moved, join(repo, "src", "App.link"));
+  const journal = new RollbackJournal();
+  const outcome = await afterCheck(
+    app,
+    (path) => {
+      renameSync(path, moved);
+      renameSync(join(repo, "src", "App.link"), path);
+      return undefined;
+    },
+    async () => `${await settled(journal.capture(app), where)}; journal.size ${journal.size}`,
+  );
+  // Windows has no O_NOFOLLOW: there the open follows the link to the file the check saw, and records it.
+  const safe = [`${refused(where)}; journal.size 0`, NOT_CHECKED];
+  if (process.platform === "win32") safe.push("no error; resolved with undefined; journal.size 1");
+  expect(safe, `capture of src/App.tsx, swapped for a link to itself right after the journal's lstat: ${outcome}`).toContain(outcome);
+});
+
+it("leaves no file open once it has captured it", async () => {
+  const repo = frontEnd();
+  const files = ["src/App.tsx", "src/main.tsx", "public/logo.svg"];
+  const journal = new RollbackJournal();
+  for (const file of files) await journal.capture(join(repo, file));
+  expect(
+    Object.fromEntries(files.map((file) => [file, descriptorsOn(join(repo, file))])),
+    "file descriptors this process still holds open on each captured file",
+  ).toEqual({ "src/App.tsx": 0, "src/main.tsx": 0, "public/logo.svg": 0 });
+});
+
+it("takes a created file removed by someone else after rollback's check as gone, and reports a folder put in its place", async () => {
+  const repo = frontEnd();
+  const banner = join(repo, "src", "components", "Banner.tsx");
+  const where = join("src", "components", "Banner.tsx");
+  // What another process could do right after rollback's lstat of Banner.tsx, before it removes the file.
+  const swaps: Record<string, Swap> = {
+    "removed by another process": (path) => {
+      rmSync(path);
+      return undefined;
+    },
+    "replaced by a folder with a file in it": (path) => {
+      rmSync(path);
+      writeTree(path, { "index.ts": "export {};" });
+      return undefined;
+    },
+  };
+  const outcomes: Record<string, string> = {};
+  for (const [label, swap] of Object.entries(swaps)) {
+    const journal = new RollbackJournal();
+    await journal.capture(banner);
+    writeFileSync(banner, "export function Banner() { return null; }");
+    outcomes[label] = await afterCheck(banner, swap, async () => {
+      const rolledBack = await journal.rollback().then(
+        () => "resolved",
+        (error: unknown) =>
+          error instanceof AggregateError
+            ? `rejected, naming ${(error.errors as { path: string }[]).map((failure) => short(repo, failure.path)).join(", ")}`
+            : `rejected with ${String(error)}`,
+      );
+      return `${rolledBack}; journal.paths: [${journal.paths.map((path) => short(repo, path)).join(", ")}]`;
+    });
+    rmSync(banner, { recursive: true, force: true });
+  }
+  expect(
+    unexpected(outcomes, {
+      "removed by another process": "resolved; journal.paths: []",
+      "replaced by a folder with a file in it": `rejected, naming ${where}; journal.paths: [${where}]`,
+    }),
+    "rollbacks of src/components/Banner.tsx (created by the change), changed right after rollback's lstat, that did not end as expected",
+  ).toEqual({});
 });
