@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 import { findStage, loadCatalog } from "../catalog/catalog.js";
 import { stageProject } from "../vitest/projects.js";
 import { treeFor } from "../trees/trees.js";
+import { loadFailuresAsFailedTests } from "./load-failures.js";
 
 const catalog = loadCatalog();
 const stage = findStage(catalog, process.env.FORGE_MUTATE_STAGE ?? "");
@@ -14,4 +15,7 @@ const project = stageProject(catalog, { stage, tree: treeFor(catalog, stage, "so
 // StrykerJS's instrumented module runs several times slower than the reference (every branch asks which
 // mutant is active), so a test that streams megabytes needs more than vitest's 5 s; StrykerJS's own
 // timeout still decides when a mutant hangs.
-export default defineConfig({ ...project, test: { ...project.test, testTimeout: 60_000 } });
+export default defineConfig({
+  ...project,
+  test: { ...project.test, testTimeout: 60_000, reporters: ["default", loadFailuresAsFailedTests()] },
+});

@@ -2,8 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createVitest } from "vitest/node";
 import { loadCatalog, type Stage } from "../catalog/catalog.js";
 import { layoutOf, ROOT } from "../core/layout.js";
+import { LOAD_FAILURE_TEST, loadFailuresAsFailedTests } from "../mutation/load-failures.js";
 import { currentSources, judgeMutation } from "../mutation/stage.js";
 import { scoreOf, summarize, verdicts, type MutationSummary, type StrykerReport } from "../mutation/summary.js";
 import { temporaryFolder, writeTree } from "../testing.js";
@@ -198,5 +200,45 @@ describe("verify's judgement of a committed summary", () => {
       state: "broken",
       problem: expect.stringMatching(/equivalent\.0\.reason/),
     });
+  });
+});
+
+describe("a mutation run's results as StrykerJS reads them", () => {
+  it("gives a test file that cannot load one failed test with the load error, and leaves a file that loaded as it is", async () => {
+    // StrykerJS reads the tests of each file in vitest's state; a file whose import throws has none,
+    // so a mutant that stops the module from loading would look like a survivor.
+    const folder = temporaryFolder();
+    writeTree(folder, {
+      "broken.ts": 'throw new Error("module refused to load");\nexport const value = 1;\n',
+      "fine.ts": "export const value = 1;\n",
+      "broken.test.ts":
+        'import { expect, it } from "vitest";\nimport { value } from "./broken.js";\nit("reads the value", () => expect(value).toBe(1));\n',
+      "fine.test.ts":
+        'import { expect, it } from "vitest";\nimport { value } from "./fine.js";\nit("reads the value", () => expect(value).toBe(1));\n',
+    });
+    const vitest = await createVitest(
+      "test",
+      { watch: false, config: false, root: folder, include: ["*.test.ts"], reporters: [loadFailuresAsFailedTests()] },
+      {},
+    );
+    try {
+      await vitest.start();
+      const tests = Object.fromEntries(
+        vitest.state
+          .getFiles()
+          .map((file) => [
+            file.name,
+            file.tasks.map((task) =>
+              `${task.name}: ${task.result?.state ?? "no result"} ${task.result?.errors?.[0]?.message ?? ""}`.trim(),
+            ),
+          ]),
+      );
+      expect(tests, "each test file's tests with their state and first error, after the run").toEqual({
+        "broken.test.ts": [`${LOAD_FAILURE_TEST}: fail module refused to load`],
+        "fine.test.ts": ["reads the value: pass"],
+      });
+    } finally {
+      await vitest.close();
+    }
   });
 });
