@@ -316,6 +316,13 @@ it("still denies a denied command hidden in syntax it cannot analyze", () => {
   expect(actions(unseen, IN_ROOT, rules), "not at the start of a segment").toEqual(same(unseen, "require_approval"));
 });
 
+it("quotes only the denied segment in a deny reason, even right after syntax it cannot analyze", () => {
+  const rules = { deny: ["rm -rf"], allow: [] };
+  // The syntax before the denied words is a break between segments, and no part of the next one.
+  const hidden = ["echo $(rm -rf /)", "echo `rm -rf /`", "(rm -rf /)", "{ rm -rf /;}", "diff <(rm -rf /) x", "ls&rm -rf /", "ls|&rm -rf /"];
+  expect(reasons(hidden, IN_ROOT, rules), "command → reason").toEqual(same(hidden, '"rm -rf /" matches the deny pattern "rm -rf"'));
+});
+
 it("matches patterns on whole words: git log never matches git logout", () => {
   const rules = { deny: ["rm"], allow: ["git log", "  npm\trun   lint "] };
   const outcome = (command: string) => {
@@ -434,6 +441,44 @@ it("asks for any syntax it cannot analyze, and says what it is", () => {
   });
   // Even an allow pattern that matches the first word does not get past it.
   expect(decide("ls > files.txt", IN_ROOT, { deny: [], allow: ["ls"] }).action, "allowed ls with a redirection").toBe("require_approval");
+});
+
+it("reports the problem that comes first in the command, even one the splitter finds later", () => {
+  // An assignment is known only when its word ends, after the `$` or glob inside it was read.
+  const cases: Record<string, string> = {
+    "FOO=$HOME ls": "an environment assignment NAME=value at offset 0",
+    "FOO=*.ts ls": "an environment assignment NAME=value at offset 0",
+    "ls && A=$(pwd) ls": "an environment assignment NAME=value at offset 6",
+  };
+  const expected = Object.fromEntries(
+    Object.entries(cases).map(([command, what]) => [command, `the command cannot be analyzed safely: ${what}`]),
+  );
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+});
+
+it("reads NAME=value as an environment assignment before the program of every segment, and as an argument after it", () => {
+  const cases: Record<string, string> = {
+    "ls && PATH=. ls": "an environment assignment NAME=value at offset 6",
+    "ls; HOME=/tmp cat .env": "an environment assignment NAME=value at offset 4",
+    "  FOO=1 ls": "an environment assignment NAME=value at offset 2",
+  };
+  const expected = Object.fromEntries(
+    Object.entries(cases).map(([command, what]) => [command, `the command cannot be analyzed safely: ${what}`]),
+  );
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+  expect(patterns(Object.keys(cases)), "no always-allow pattern for a command with an assignment").toEqual(same(Object.keys(cases), null));
+  // After the program, NAME=value is a word like any other: here a search text and a printed text.
+  const args = ["grep TODO=1 src", "echo NODE_ENV=production"];
+  expect(actions(args), "NAME=value after the program").toEqual(same(args, "auto_approve"));
+});
+
+it("names >> and >< redirections: only << starts a here-document", () => {
+  // A `>` is a redirection whatever follows it, unless `(`: a second `>` or a `<` makes no here-document.
+  expect(reasons(["ls >> files.txt", "ls ><(cat)", "cat <<EOF"]), "command → reason").toEqual({
+    "ls >> files.txt": "the command cannot be analyzed safely: a redirection at offset 3",
+    "ls ><(cat)": "the command cannot be analyzed safely: a redirection at offset 3",
+    "cat <<EOF": "the command cannot be analyzed safely: a here-document << at offset 4",
+  });
 });
 
 it("splits at && || ; | only outside quotes, and reads quoted and escaped words as plain text", () => {
@@ -573,6 +618,17 @@ it("moves the working folder with cd, and after ; or || the folder before the cd
     "cd /etc": "it only changes the working folder: cd needs no approval",
   });
   expect(decide("cd /etc", IN_ROOT, NO_RULES).authorizedBy, "a cd alone authorizes nothing").toBeNull();
+});
+
+it("moves nothing with a cd inside a pipeline, not even for the commands after the pipeline", () => {
+  // `cd x | ls` runs the cd in a subshell: whatever follows still runs in the folder before it.
+  expect(actions(["cd /etc | ls && ls", "cd src | ls && cat ../README.md"]), "command → action").toEqual({
+    "cd /etc | ls && ls": "auto_approve",
+    "cd src | ls && cat ../README.md": "require_approval",
+  });
+  expect(reasons(["cd src | ls && cat ../README.md"]), "the path is read from the root").toEqual({
+    "cd src | ls && cat ../README.md": `"cat ../README.md" asks: path "../README.md" is outside the project root ${ROOT}`,
+  });
 });
 
 it("asks when more than 32 working folders are possible", () => {
