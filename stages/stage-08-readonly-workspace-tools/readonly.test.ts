@@ -222,6 +222,28 @@ it("refuses names Windows reads differently: device names, trailing dots and spa
   });
 });
 
+it("accepts names that only end like a device name, such as favicon.ico or faux.css", async () => {
+  // A device name is the whole part before the first dot, not its end: these are ordinary files.
+  const inputs = ["favicon.ico", "src/icon.svg", "falcon.md", "faux.css", "telecom1.csv", "sculpt3.stl"];
+  expect(await preparedTable(inputs), "the prepared form of each name").toEqual({
+    "favicon.ico": "favicon.ico",
+    "src/icon.svg": "src/icon.svg",
+    "falcon.md": "falcon.md",
+    "faux.css": "faux.css",
+    "telecom1.csv": "telecom1.csv",
+    "sculpt3.stl": "sculpt3.stl",
+  });
+});
+
+it("quotes a path whole in a message up to 120 characters and shortens a longer one", async () => {
+  const head = `/${"a".repeat(119)}`;
+  const refusals = { "120 characters": await prepared(head), "121 characters": await prepared(`${head}b`) };
+  expect(refusals, "the refusal of an absolute path of 120 and of 121 characters").toEqual({
+    "120 characters": `invalid_path: path "${head}" is absolute`,
+    "121 characters": `invalid_path: path "${head}…" is absolute`,
+  });
+});
+
 it("keeps DEFAULT_LIMITS frozen and refuses a root, a limit or a protected path that is malformed", async () => {
   expect(DEFAULT_LIMITS, "the default limits the lesson states").toEqual({
     entries: 10_000,
@@ -334,6 +356,36 @@ it("lists one folder sorted by name, with the kind of each entry", async () => {
     missing: 'not_found: path "missing" does not exist',
     "missing/deeper": 'not_found: path "missing" does not exist',
     "guide-link.md": 'link_refused: path "guide-link.md" goes through the symlink "guide-link.md"; links are not followed',
+  });
+});
+
+it("uses a root that is itself a symlink as trusted code gave it: only links inside the workspace are refused", async () => {
+  // On macOS, /tmp and /var are links into /private: a workspace created there is reached through one.
+  const { fs, vol } = memfs({ "README.md": "# The shop\n", "src/app.ts": "export const app = 'shop';\n" }, "/private/var/shop");
+  vol.symlinkSync("/private/var/shop", "/ws");
+  vol.symlinkSync("/private/var/shop/README.md", "/private/var/shop/readme-link.md");
+  const fileSystem: ReadOnlyFileSystem = fs.promises;
+  const workspace = new ReadOnlyWorkspace("/ws", { fs: fileSystem });
+  const answer = async (call: () => Promise<unknown>): Promise<unknown> => {
+    try {
+      return await call();
+    } catch (error) {
+      return error instanceof WorkspaceToolError ? `${error.code}: ${error.message}` : `not a WorkspaceToolError: ${String(error)}`;
+    }
+  };
+  expect(
+    {
+      "list .": await answer(async () => (await workspace.list(".")).entries.map((entry) => `${entry.name} ${entry.kind}`)),
+      "read src/app.ts": await answer(async () => (await workspace.read("src/app.ts")).lines),
+      "search shop": await answer(async () => (await workspace.search("shop")).matches.map((match) => `${match.path}:${match.line}`)),
+      "read readme-link.md": await answer(() => workspace.read("readme-link.md")),
+    },
+    "what each call returns through the linked root",
+  ).toEqual({
+    "list .": ["README.md file", "readme-link.md link", "src directory"],
+    "read src/app.ts": ["export const app = 'shop';"],
+    "search shop": ["README.md:1", "src/app.ts:1"],
+    "read readme-link.md": 'link_refused: path "readme-link.md" goes through the symlink "readme-link.md"; links are not followed',
   });
 });
 
@@ -466,6 +518,17 @@ it("cuts a line longer than lineLength and says how long it was", async () => {
   ]);
   expect((await workspace.search("a")).matches, "search cuts the line it returns the same way").toEqual([
     { path: "bundle.js", line: 2, text: "0123456789 [… line cut: 11 characters in all]" },
+  ]);
+});
+
+it("cuts a line one character short only where the cut would split a surrogate pair, not because the line holds one", async () => {
+  const { workspace } = memoryWorkspace(
+    { "emoji.txt": ["😀 xxxxxxxxxxxxxxxxxxxx", "ab😀cdefghijklmnop"].join("\n") },
+    { limits: { lineLength: 10 } },
+  );
+  expect((await workspace.read("emoji.txt")).lines, "each line, cut at 10 UTF-16 code units after an emoji").toEqual([
+    "😀 xxxxxxx [… line cut: 23 characters in all]",
+    "ab😀cdefgh [… line cut: 18 characters in all]",
   ]);
 });
 
@@ -928,4 +991,141 @@ it("turns file-system failures into refusals that name the workspace path, never
   // The host path is kept for the harness's log, as the cause.
   const broken = errors.find((error) => error instanceof Error && error.message.endsWith("(EIO)")) as Error;
   expect((broken.cause as Error).message, "the cause of the EIO failure").toBe(`EIO: injected, open '${root}/src/z-broken.ts'`);
+});
+
+/** The error a call rejects with, or a note that it did not reject. */
+async function rejection(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await call();
+    return "no error";
+  } catch (error) {
+    return error;
+  }
+}
+
+it("names a refusal WorkspaceToolError and keeps the error it was made from as its cause, for the harness's log", async () => {
+  const root = "/srv/agents/run-7/shop";
+  const { fs } = memfs(
+    {
+      "src/loop.ts": "x\n",
+      "src/locked.ts": "x\n",
+      "src/sealed.ts": "x\n",
+      "latin1.txt": Buffer.from("caf\xe9", "latin1"),
+      moved: null,
+    },
+    root,
+  );
+  const fileSystem: ReadOnlyFileSystem = fs.promises;
+  const thrown = new Map<string, Error>();
+  const failure = (code: string, syscall: string, path: string) => {
+    const error = Object.assign(new Error(`${code}: injected, ${syscall} '${path}'`), { code, syscall, path });
+    thrown.set(code, error);
+    return error;
+  };
+  const failing: ReadOnlyFileSystem = {
+    lstat: async (path) => {
+      if (path.endsWith("missing.ts")) throw failure("ENOENT", "lstat", path);
+      return fileSystem.lstat(path);
+    },
+    readdir: async (path) => {
+      if (path.endsWith("moved")) throw failure("ENOTDIR", "scandir", path);
+      return fileSystem.readdir(path);
+    },
+    open: async (path, flags) => {
+      // ELOOP is what O_NOFOLLOW reports when a symlink was swapped in after the walk.
+      if (path.endsWith("loop.ts")) throw failure("ELOOP", "open", path);
+      if (path.endsWith("locked.ts")) throw failure("EACCES", "open", path);
+      if (path.endsWith("sealed.ts")) throw failure("EPERM", "open", path);
+      return fileSystem.open(path, flags);
+    },
+  };
+  const workspace = new ReadOnlyWorkspace(root, { fs: failing });
+  const calls: Record<string, [string, () => Promise<unknown>]> = {
+    "read src/missing.ts": ["ENOENT", () => workspace.read("src/missing.ts")],
+    "list moved": ["ENOTDIR", () => workspace.list("moved")],
+    "read src/loop.ts": ["ELOOP", () => workspace.read("src/loop.ts")],
+    "read src/locked.ts": ["EACCES", () => workspace.read("src/locked.ts")],
+    "read src/sealed.ts": ["EPERM", () => workspace.read("src/sealed.ts")],
+  };
+  const seen: Record<string, string> = {};
+  for (const [call, [code, run]] of Object.entries(calls)) {
+    const error = await rejection(run);
+    if (!(error instanceof WorkspaceToolError)) {
+      seen[call] = `not a WorkspaceToolError: ${String(error)}`;
+      continue;
+    }
+    const cause = error.cause === thrown.get(code) ? `the ${code} error` : String(error.cause);
+    seen[call] = `name ${JSON.stringify(error.name)}, ${error.code}, cause: ${cause}`;
+  }
+  const decoding = await rejection(() => workspace.read("latin1.txt"));
+  if (decoding instanceof WorkspaceToolError) {
+    const cause = decoding.cause instanceof Error ? "the decoder's error" : String(decoding.cause);
+    seen["read latin1.txt"] = `name ${JSON.stringify(decoding.name)}, ${decoding.code}, cause: ${cause}`;
+  } else {
+    seen["read latin1.txt"] = `not a WorkspaceToolError: ${String(decoding)}`;
+  }
+  expect(seen, "each refusal: its name, its code and its cause").toEqual({
+    "read src/missing.ts": 'name "WorkspaceToolError", not_found, cause: the ENOENT error',
+    "list moved": 'name "WorkspaceToolError", not_found, cause: the ENOTDIR error',
+    "read src/loop.ts": 'name "WorkspaceToolError", link_refused, cause: the ELOOP error',
+    "read src/locked.ts": 'name "WorkspaceToolError", workspace_path_denied, cause: the EACCES error',
+    "read src/sealed.ts": 'name "WorkspaceToolError", workspace_path_denied, cause: the EPERM error',
+    "read latin1.txt": 'name "WorkspaceToolError", not_utf8, cause: the decoder\'s error',
+  });
+});
+
+it("reports a failure without an error code as a plain Error that says unknown error, never as a refusal", async () => {
+  const { fileSystem } = memoryWorkspace({ "src/app.ts": "export {};\n" });
+  const gone = new Error("the disk went away");
+  const failing: ReadOnlyFileSystem = {
+    lstat: (path) => fileSystem.lstat(path),
+    readdir: (path) => fileSystem.readdir(path),
+    open: async () => {
+      throw gone;
+    },
+  };
+  const workspace = new ReadOnlyWorkspace("/ws", { fs: failing });
+  const describe = (error: unknown) =>
+    error instanceof Error
+      ? {
+          refusal: error instanceof WorkspaceToolError,
+          message: error.message,
+          cause: error.cause === gone ? "the error thrown" : error.cause,
+        }
+      : { thrown: error };
+  const failed = {
+    read: describe(await rejection(() => workspace.read("src/app.ts"))),
+    search: describe(await rejection(() => workspace.search("export"))),
+  };
+  const expected = { refusal: false, message: expect.stringContaining("unknown error"), cause: "the error thrown" };
+  expect(failed, "how read and search report a failure that has no code").toEqual({ read: expected, search: expected });
+});
+
+it("list stops on a real failure while it looks at an entry, instead of showing the entry as blocked", async () => {
+  const { fileSystem } = memoryWorkspace({ "gone/a.ts": "x\n", "gone/b.ts": "x\n", "broken/a.ts": "x\n", "broken/b.ts": "x\n" });
+  const failure = (code: string, path: string) =>
+    Object.assign(new Error(`${code}: injected, lstat '${path}'`), { code, syscall: "lstat", path });
+  const failing: ReadOnlyFileSystem = {
+    lstat: async (path) => {
+      // A file deleted between readdir and lstat is a refusal; an I/O error is a real failure.
+      if (path === "/ws/gone/b.ts") throw failure("ENOENT", path);
+      if (path === "/ws/broken/b.ts") throw failure("EIO", path);
+      return fileSystem.lstat(path);
+    },
+    readdir: (path) => fileSystem.readdir(path),
+    open: (path, flags) => fileSystem.open(path, flags),
+  };
+  const workspace = new ReadOnlyWorkspace("/ws", { fs: failing });
+  const listing = async (folder: string): Promise<unknown> => {
+    try {
+      return (await workspace.list(folder)).entries.map((entry) => `${entry.name} ${entry.kind}`);
+    } catch (error) {
+      if (error instanceof WorkspaceToolError) return `${error.code}: ${error.message}`;
+      return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+  };
+  expect({ gone: await listing("gone"), broken: await listing("broken") }, "what list returns for each folder").toEqual({
+    gone: ["a.ts file", "b.ts blocked"],
+    broken: 'Error: path "broken/b.ts" could not be read (EIO)',
+  });
 });
