@@ -1,6 +1,6 @@
 import { spawn as nodeSpawn } from "node:child_process";
 import { EventEmitter, getEventListeners } from "node:events";
-import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -579,6 +579,75 @@ it("sends SIGTERM to the process group at the deadline, then SIGKILL after the g
   });
 });
 
+/**
+ * A folder and a program at Windows paths, for a win32 executor on this machine. On Windows they are
+ * real paths. Elsewhere a Windows path is a relative name (a backslash is an ordinary character
+ * there), so `C:\forge-lab-test-…` is looked up in the current folder: both are made there, under
+ * names only this test uses, and removed when it ends.
+ */
+function windowsPaths(onFinished: (cleanup: () => void) => void): { workspace: string; executable: string } {
+  if (process.platform === "win32") {
+    const workspace = temporaryFolder();
+    writeTree(workspace, { "docconv.exe": "" });
+    return { workspace, executable: join(workspace, "docconv.exe") };
+  }
+  const workspace = mkdtempSync("C:\\forge-lab-test-");
+  const executable = `${workspace}\\docconv.exe`;
+  onFinished(() => {
+    rmSync(workspace, { recursive: true, force: true });
+    rmSync(executable, { force: true });
+  });
+  writeFileSync(executable, "");
+  return { workspace, executable };
+}
+
+it("on win32 starts the program attached and ends it through child.kill: Windows has no process group", async ({ onTestFinished }) => {
+  const { workspace, executable } = windowsPaths(onTestFinished);
+  const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+  const spawnedDetached: boolean[] = [];
+  let spawned: (child: FakeChild) => void = () => {};
+  const child = new Promise<FakeChild>((resolve) => {
+    spawned = resolve;
+  });
+  const spawn = ((_file: string, _args: string[], options: { detached?: boolean }) => {
+    spawnedDetached.push(options.detached === true);
+    const started = new FakeChild();
+    spawned(started);
+    return started;
+  }) as unknown as Spawn;
+  const executor = new NativeExecutor({ platform: "win32", policy: () => FULL, nativeEnabled: () => true, workspace, spawn });
+  const prepared = await executor.prepare({
+    description: "convert the manual",
+    executable: { kind: "path", value: executable },
+    argv: [literal("/c")],
+    timeoutMs: 1000,
+  });
+  vi.useFakeTimers();
+  const running = executor.execute(prepared);
+  const converter = await child;
+  await vi.advanceTimersByTimeAsync(1000);
+  const atDeadline = {
+    "signals sent through child.kill": [...converter.kills],
+    "signals sent with process.kill": kill.mock.calls
+      .filter(([pid]) => Math.abs(pid) === converter.pid)
+      .map(([pid, name]) => `${String(name)} to ${pid < 0 ? "the group" : "the process"}`),
+  };
+  converter.finish(null, "SIGTERM");
+  const result = await running;
+  expect(
+    {
+      spawnedDetached,
+      atDeadline,
+      ending: { exitCode: result.exitCode, signal: result.signal, aborted: result.aborted, timedOut: result.timedOut },
+    },
+    "a converter on win32 that outlives its 1000 ms",
+  ).toEqual({
+    spawnedDetached: [false],
+    atDeadline: { "signals sent through child.kill": ["SIGTERM"], "signals sent with process.kill": [] },
+    ending: { exitCode: null, signal: "SIGTERM", aborted: true, timedOut: true },
+  });
+});
+
 /** Waits for a condition by polling, up to a generous limit: never a fixed sleep. */
 async function eventually<T>(what: string, probe: () => T | undefined): Promise<T> {
   const started = Date.now();
@@ -726,6 +795,58 @@ it("starts nothing when cancelled first or when the working folder is gone, and 
     "spawn throws": `Error: could not start ${JSON.stringify(process.execPath)}: spawn EAGAIN`,
     "program deleted after prepare": `Error: could not start ${bin}: spawn ${join(workspace, "bin", "lint")} ENOENT`,
   });
+});
+
+it("keeps the system's error as the cause when a program cannot start", { timeout: 60_000 }, async () => {
+  const workspace = temporaryFolder();
+  writeTree(workspace, { "bin/lint": "#!/bin/sh\necho lint\n" });
+  chmodSync(join(workspace, "bin", "lint"), 0o755);
+  /** The code of the error's cause: what a harness reads to tell a missing program from a busy system. */
+  const causeOf = (error: unknown) => {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    return cause === undefined ? `no cause on ${String(error)}` : String(cause.code);
+  };
+  const busy = executorFor({
+    workspace,
+    spawn: (() => {
+      throw Object.assign(new Error("spawn EAGAIN"), { code: "EAGAIN" });
+    }) as unknown as Spawn,
+  });
+  const real = executorFor({ workspace });
+  const lint = await real.prepare({ description: "lint", executable: pathItem(join(workspace, "bin", "lint")), argv: [] });
+  rmSync(join(workspace, "bin", "lint"));
+  expect(
+    {
+      "spawn throws EAGAIN": await busy.execute(await busy.prepare(request())).then(() => "ran", causeOf),
+      "program deleted after prepare": await real.execute(lint).then(() => "ran", causeOf),
+    },
+    "the code of the cause of each could not start",
+  ).toEqual({ "spawn throws EAGAIN": "EAGAIN", "program deleted after prepare": "ENOENT" });
+});
+
+it("refuses options that are not an object, for the executor and for execute, and starts nothing", async () => {
+  const workspace = temporaryFolder();
+  const { spawn, calls } = fakeSpawn();
+  const executor = executorFor({ workspace, spawn });
+  const prepared = await executor.prepare(request());
+  const execute = (options: unknown) =>
+    executor.execute(prepared, options as Parameters<NativeExecutor["execute"]>[1]).then(() => "ran", String);
+  let constructed: string;
+  try {
+    new NativeExecutor(null as unknown as NativeExecutorOptions);
+    constructed = "accepted";
+  } catch (error) {
+    constructed = String(error);
+  }
+  expect(
+    { "new NativeExecutor(null)": constructed, 'execute with "fast"': await execute("fast"), "execute with 5": await execute(5) },
+    "options that are not objects",
+  ).toEqual({
+    "new NativeExecutor(null)": "TypeError: NativeExecutor needs { platform, policy, nativeEnabled, workspace }",
+    'execute with "fast"': "TypeError: execute options must be an object: { signal? }",
+    "execute with 5": "TypeError: execute options must be an object: { signal? }",
+  });
+  expect(calls.length, "processes started").toBe(0);
 });
 
 it("refuses executor options that are not live readers, a known platform and an absolute workspace", () => {

@@ -243,6 +243,41 @@ it("keeps literal arguments exactly and normalizes typed paths without changing 
   );
 });
 
+it("takes a path for a Windows path only when it begins with a drive, so C:/ further in keeps a POSIX path POSIX", () => {
+  // A backup of a Windows drive kept on a Linux server, in a folder named "C:": a POSIX path all the same.
+  const parsed = parseNativeRequest(request({ argv: [pathItem("/srv/backups//C:/Users/./ana")] }));
+  expect(parsed.argv[0]?.value, "a POSIX path with a folder named C:, normalized").toBe("/srv/backups/C:/Users/ana");
+  expect(verdict({ argv: [pathItem("docs/C:/Users/ana")] }), "a relative path with C:/ further in").toBe(
+    'argv[0].value: "docs/C:/Users/ana" is not absolute: give the whole path, C:\\… on Windows or /… elsewhere',
+  );
+});
+
+it("refuses ${ in a typed path even when its brace is never closed", () => {
+  // The model meant a variable: a shell would have tried to expand it (and failed), and nothing here does.
+  expect(
+    { "${HOME without its brace": verdict({ argv: [pathItem("/srv/${HOME")] }), "a lone ${": verdict({ argv: [pathItem("/srv/${")] }) },
+    "typed paths with an unclosed ${",
+  ).toEqual({
+    "${HOME without its brace": expect.stringContaining("names ${HOME, which is not expanded"),
+    "a lone ${": expect.stringContaining("names ${, which is not expanded"),
+  });
+});
+
+it("names a typed path's value that is missing or not a string as it names a literal's", () => {
+  expect(
+    {
+      "a path item without a value": verdict({ argv: [{ kind: "path" }] }),
+      "a path item whose value is a number": verdict({ argv: [{ kind: "path", value: 5 }] }),
+      "an executable whose value is null": verdict({ executable: { kind: "path", value: null } }),
+    },
+    "typed paths whose value is not a string",
+  ).toEqual({
+    "a path item without a value": "argv[0].value: required",
+    "a path item whose value is a number": "argv[0].value: must be a string, got 5",
+    "an executable whose value is null": "executable.value: must be a string, got null",
+  });
+});
+
 it("refuses a batch file or a bare command name as the executable, in any case", () => {
   const executables = [
     "C:\\Tools\\build.bat",
@@ -541,6 +576,45 @@ it("translateMsysPath refuses empty input, NUL, URLs, relative paths and unknown
     "a NUL in a mount's folder":
       'TypeError: invalid mount table: "/tmp" must map to a Windows folder such as C:\\…, got "C:\\\\Temp\\u0000"',
   });
+});
+
+it("translateMsysPath calls a value a URL only when it begins with a scheme", () => {
+  // A colon further in makes no URL: the refusal names what is really wrong with the value.
+  expect(
+    {
+      "a relative path with a colon in a name": said(() => translateMsysPath("docs/v2:draft.md", mounts)),
+      "a network path with a colon in a name": said(() => translateMsysPath("//server/docs/v2:draft.md", mounts)),
+      "a URL": said(() => translateMsysPath("https://example.com/docs/v2:draft.md", mounts)),
+    },
+    "translateMsysPath for values with a colon",
+  ).toEqual({
+    "a relative path with a colon in a name": expect.stringContaining("is relative"),
+    "a network path with a colon in a name": expect.stringContaining("is a network path"),
+    "a URL": expect.stringContaining("is a URL"),
+  });
+});
+
+it("translateMsysPath refuses a mount table that is not an object of Windows folders", () => {
+  const attempts: Record<string, () => string> = {
+    "no mount table": () => translateMsysPath("/c/x", undefined as unknown as Record<string, string>),
+    "a string": () => translateMsysPath("/c/x", "C:\\msys64" as unknown as Record<string, string>),
+    "a number": () => translateMsysPath("/c/x", 5 as unknown as Record<string, string>),
+    "a mount onto an array": () => translateMsysPath("/c/x", { "/tmp": ["C:\\Temp"] } as unknown as Record<string, string>),
+  };
+  const outcomes: Record<string, string> = {};
+  for (const [name, attempt] of Object.entries(attempts)) outcomes[name] = said(() => `returned ${attempt()}`);
+  expect(outcomes, "translateMsysPath with mount tables it cannot read").toEqual({
+    "no mount table": "TypeError: the mount table must be an object",
+    "a string": "TypeError: the mount table must be an object",
+    "a number": "TypeError: the mount table must be an object",
+    "a mount onto an array": 'TypeError: invalid mount table: "/tmp" must map to a Windows folder such as C:\\…, got an array',
+  });
+});
+
+it("translateMsysPath names each mount it knows when a path is under none", () => {
+  const message = said(() => translateMsysPath("/opt/tool", { "/tmp": "C:\\Temp", "/home": "C:\\Users" }));
+  const named = /mounts: (.*), and the drives/.exec(message)?.[1]?.split(/,\s*/);
+  expect(named, `the mounts named in ${JSON.stringify(message)}`).toEqual(["/tmp", "/home"]);
 });
 
 it("translateMsysPath answers from its mount table alone and grants no permission", async () => {
