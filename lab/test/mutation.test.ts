@@ -7,6 +7,7 @@ import { loadCatalog, type Stage } from "../catalog/catalog.js";
 import { layoutOf, ROOT } from "../core/layout.js";
 import { LOAD_FAILURE_TEST, loadFailuresAsFailedTests } from "../mutation/load-failures.js";
 import { currentSources, judgeMutation } from "../mutation/stage.js";
+import { judgeMutationSummary } from "../verify/verify.js";
 import { scoreOf, summarize, verdicts, type MutationSummary, type StrykerReport } from "../mutation/summary.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 
@@ -172,6 +173,35 @@ describe("verify's judgement of a committed summary", () => {
       state: "below",
       problem: expect.stringMatching(/^1 surviving mutants have no test and no reason, first StringLiteral at 3:1/),
     });
+  });
+
+  it("makes verify fail a stage short of the goal, and pass one that meets it", () => {
+    const met = judgeMutationSummary(stageWith(fresh));
+    const low = judgeMutationSummary(
+      stageWith((stage) => ({
+        ...fresh(stage, { killed: 8, timedOut: 0, survived: 2 }),
+        equivalent: [],
+        unexplained: [
+          { at: "1:1", mutator: "BlockStatement", replacement: "{}" },
+          { at: "2:1", mutator: "BlockStatement", replacement: "{}" },
+        ],
+      })),
+    );
+    const open = judgeMutationSummary(
+      stageWith((stage) => ({
+        ...fresh(stage, { killed: 99, survived: 1 }),
+        unexplained: [{ at: "3:1", mutator: "StringLiteral", replacement: '""' }],
+      })),
+    );
+    expect({ met: met.ok, low: low.ok, open: open.ok }, "verify's mutation column passes (true) or fails (false)").toEqual({
+      met: true,
+      low: false,
+      open: false,
+    });
+    expect(low.problems, "why 8 of 10 fails").toEqual(["mutation score 80% is below 90%"]);
+    expect(open.problems.join(" "), "why 99% with one unexplained survivor fails").toMatch(
+      /1 surviving mutants have no test and no reason/,
+    );
   });
 
   it("refuses a folder or a FIFO where the summary belongs, without waiting on it", () => {

@@ -5,7 +5,7 @@ import { paint } from "../core/style.js";
 const COLUMNS = ["stage", "solution", "fault contract", "start fails", "spec complete", "mutation score"] as const;
 
 export function formatReport(report: VerifyReport, colours = paint()): string {
-  const mark = (check: Check) => `${check.pending ? "·" : check.ok ? "✔" : "✘"} ${check.summary}`;
+  const mark = (check: Check) => `${check.ok ? "✔" : "✘"} ${check.summary}`;
   const rows = report.rows.map((row) => [
     `${row.stage.nn} ${row.stage.slug}`,
     mark(row.solution),
@@ -20,8 +20,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
       .map((cell, index) => colour(cell.padEnd(widths[index] ?? 0), index))
       .join("  ")
       .trimEnd();
-  const tint = (cell: string, index: number) =>
-    index === 0 ? cell : cell.startsWith("✔") ? colours.green(cell) : cell.startsWith("·") ? colours.dim(cell) : colours.red(cell);
+  const tint = (cell: string, index: number) => (index === 0 ? cell : cell.startsWith("✔") ? colours.green(cell) : colours.red(cell));
 
   const out: string[] = [colours.bold("Forge Lab · verify"), "", colours.dim(line(COLUMNS)), ...rows.map((row) => line(row, tint)), ""];
   const wide = Math.max(...widths.slice(0, 1), 32);
@@ -44,19 +43,8 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
       ["spec complete", row.spec],
       ["mutation score", row.mutation],
     ] as const) {
-      if (check.pending) continue;
       for (const problem of check.problems) breaches.push(`${row.stage.id} · ${label}: ${problem}`);
     }
-  }
-  const pending = report.rows.flatMap((row) =>
-    row.mutation.pending ? row.mutation.problems.map((problem) => `${row.stage.id}: ${problem}`) : [],
-  );
-  if (pending.length > 0) {
-    out.push(
-      colours.dim(`Short of the 90% mutation goal (shown, not yet enforced):`),
-      ...pending.map((line) => colours.dim(`  · ${line}`)),
-      "",
-    );
   }
   for (const problem of report.catalogProblems) breaches.push(`${problem.file}: ${problem.message}`);
   for (const problem of report.generated.problems) breaches.push(`generated files: ${problem}`);
