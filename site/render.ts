@@ -5,7 +5,7 @@ import hljs from "highlight.js";
 import markdownIt, { type MarkdownIt } from "markdown-it";
 import { experimentId, faultCommand } from "../lab/catalog/catalog.js";
 import { evidenceFolder } from "../lab/core/layout.js";
-import { BLOCK_NAMES, blockPattern, FOLD_SUMMARY, SCENARIO_LABELS, scanFolds, type BlockName } from "../lab/authoring/lesson.js";
+import { BLOCK_NAMES, blockPattern, FOLD_SUMMARY, scenarioLabel, scanFolds, type BlockName } from "../lab/authoring/lesson.js";
 import { withLf } from "../lab/core/files.js";
 import { OPTION_LETTERS } from "../lab/catalog/names.js";
 import { strengthSentence } from "../lab/mutation/summary.js";
@@ -159,7 +159,7 @@ function widget(name: BlockName, content: StageContent): string {
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;
-      return `<section class="widget transfer"><p><strong>${inline(title)}</strong> <span class="tag">${SCENARIO_LABELS[scenario]}</span></p>
+      return `<section class="widget transfer"><p><strong>${inline(title)}</strong> <span class="tag">${scenarioLabel(scenario, "en")}</span></p>
 <p><em>What changes:</em> ${inline(change)}</p><p>${inline(task)}</p>
 <h3>Done when</h3><ul>${criteria.map((item) => `<li>${inline(item)}</li>`).join("")}</ul>
 <h3>Tests that check it</h3><ul>${tests.map((test) => `<li>${escapeHtml(test)}</li>`).join("")}</ul></section>`;

@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Catalog } from "../catalog/catalog.js";
 import { withLf, writeFileAtomic } from "../core/files.js";
-import { repoPath } from "../core/layout.js";
+import { localized, repoPath } from "../core/layout.js";
+import { LOCALES } from "../i18n/locale.js";
 import { courseMapSync, generatedFiles } from "./generated.js";
 import { syncBlocks } from "./lesson.js";
 import { committedSummary } from "../mutation/stage.js";
@@ -30,15 +31,21 @@ export function generate(catalog: Catalog, chosen: readonly string[] = []): Gene
   problems.push(...courseMapSync(catalog).problems);
   for (const stage of catalog.stages) {
     if (chosen.length > 0 && !chosen.includes(stage.id)) continue;
-    if (!stage.spec || !stage.contract || !existsSync(stage.readmePath)) continue;
-    const sync = syncBlocks(withLf(readFileSync(stage.readmePath, "utf8")), {
-      stage,
-      spec: stage.spec,
-      contract: stage.contract,
-      mutation: committedSummary(stage),
-    });
-    problems.push(...sync.problems.map((problem) => `${repoPath(stage.readmePath)}: ${problem}`));
-    update(stage.readmePath, sync.text);
+    if (!stage.spec || !stage.contract) continue;
+    // Each edition's lesson that exists; a missing twin is verify's parity check to name.
+    for (const locale of LOCALES) {
+      const readme = localized(stage.readmePath, locale);
+      if (!existsSync(readme)) continue;
+      const sync = syncBlocks(withLf(readFileSync(readme, "utf8")), {
+        stage,
+        spec: stage.spec,
+        contract: stage.contract,
+        mutation: committedSummary(stage),
+        locale,
+      });
+      problems.push(...sync.problems.map((problem) => `${repoPath(readme)}: ${problem}`));
+      update(readme, sync.text);
+    }
   }
   return { updated, problems };
 }

@@ -10,6 +10,9 @@ import { withLf } from "../core/files.js";
 import { layoutOf, repoPath, ROOT, type Layout } from "../core/layout.js";
 import { syncCourseMap, type CourseMapSync } from "./map.js";
 import { exportedSchemas } from "./schemas.js";
+import { glossaryPage } from "../i18n/glossary.js";
+import { LOCALES, type Locale } from "../i18n/locale.js";
+import { localized } from "../core/layout.js";
 
 export interface GeneratedFile {
   readonly file: string;
@@ -67,26 +70,32 @@ function layoutOfCatalog(catalog: Catalog): Layout {
   return layoutOf(catalog.stages[0]?.root ?? ROOT);
 }
 
-/** The course map with its generated blocks (the learning path, the tool loop) rewritten, or why it cannot be. */
-export function courseMapSync(catalog: Catalog): CourseMapSync {
+/** The course map in `locale` with its generated blocks (the learning path, the tool loop) rewritten, or why it cannot be. */
+export function courseMapSync(catalog: Catalog, locale: Locale = "en"): CourseMapSync {
   const layout = layoutOfCatalog(catalog);
-  if (!existsSync(layout.courseMap) || !existsSync(layout.agentLoop))
+  const map = localized(layout.courseMap, locale);
+  if (!existsSync(map) || !existsSync(layout.agentLoop))
     return {
       text: "",
-      problems: [`${repoPath(layout.courseMap, layout.root)} and ${repoPath(layout.agentLoop, layout.root)} must both exist`],
+      problems: [`${repoPath(map, layout.root)} and ${repoPath(layout.agentLoop, layout.root)} must both exist`],
     };
-  const sync = syncCourseMap(readFileSync(layout.courseMap, "utf8"), catalog.stages, readFileSync(layout.agentLoop, "utf8"));
-  return { text: sync.text, problems: sync.problems.map((problem) => `${repoPath(layout.courseMap, layout.root)}: ${problem}`) };
+  const sync = syncCourseMap(readFileSync(map, "utf8"), catalog.stages, readFileSync(layout.agentLoop, "utf8"), locale);
+  return { text: sync.text, problems: sync.problems.map((problem) => `${repoPath(map, layout.root)}: ${problem}`) };
 }
 
 export function generatedFiles(catalog: Catalog): GeneratedFile[] {
   const layout = layoutOfCatalog(catalog);
-  const map = courseMapSync(catalog);
+  // Each edition of the course map that exists; a missing twin is verify's parity check to name.
+  const maps = LOCALES.flatMap((locale) => {
+    const map = courseMapSync(catalog, locale);
+    return map.problems.length === 0 ? [{ file: localized(layout.courseMap, locale), content: map.text }] : [];
+  });
   return [
     ...exportedSchemas(layout),
     { file: layout.tsconfig, content: tsconfigFor(catalog, readFileSync(layout.tsconfig, "utf8")) },
     { file: join(layout.stages, "tsconfig.json"), content: stagesTsconfigFor(catalog) },
-    ...(map.problems.length === 0 ? [{ file: layout.courseMap, content: map.text }] : []),
+    ...maps,
+    { file: layout.glossary, content: glossaryPage() },
   ];
 }
 

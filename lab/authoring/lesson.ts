@@ -9,6 +9,9 @@ import { OPTION_LETTERS } from "../catalog/names.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
 import type { StageSpec } from "../catalog/stage-schema.js";
 import { strengthSentence, type MutationSummary } from "../mutation/summary.js";
+import { contractIn, specIn } from "../i18n/content.js";
+import { term } from "../i18n/glossary.js";
+import type { Locale } from "../i18n/locale.js";
 
 export const SECTIONS = [
   "The problem",
@@ -27,6 +30,11 @@ export const SECTIONS = [
 
 export type Section = (typeof SECTIONS)[number];
 
+/** The twelve headings as a lesson in `locale` writes them: the glossary's words, one mapping for every stage. */
+export function sectionTitles(locale: Locale): readonly string[] {
+  return SECTIONS.map((section) => term(section, locale));
+}
+
 /** Each generated block and the section it belongs in. */
 export const BLOCKS = {
   predict: "Predict",
@@ -41,11 +49,16 @@ export const BLOCKS = {
 export type BlockName = keyof typeof BLOCKS;
 export const BLOCK_NAMES = Object.keys(BLOCKS) as BlockName[];
 
-export const SCENARIO_LABELS: Readonly<Record<StageSpec["transfer"]["scenario"], string>> = {
+const SCENARIO_TERMS = {
   "software-delivery": "Software delivery",
   "office-research": "Office research",
   "music-creation": "Music creation",
-};
+} as const satisfies Record<StageSpec["transfer"]["scenario"], string>;
+
+/** A transfer scenario's name in `locale`. */
+export function scenarioLabel(scenario: StageSpec["transfer"]["scenario"], locale: Locale): string {
+  return term(SCENARIO_TERMS[scenario], locale);
+}
 
 /** The H2 headings outside fenced code, in order. */
 export function headings(markdown: string): string[] {
@@ -59,9 +72,9 @@ export function headings(markdown: string): string[] {
   return found;
 }
 
-export function headingProblems(markdown: string): string[] {
+export function headingProblems(markdown: string, locale: Locale = "en"): string[] {
   const actual = headings(markdown);
-  const expected: readonly string[] = SECTIONS;
+  const expected = sectionTitles(locale);
   if (actual.length === expected.length && actual.every((heading, index) => heading === expected[index])) return [];
   const missing = expected.filter((heading) => !actual.includes(heading));
   const extra = actual.filter((heading) => !expected.includes(heading));
@@ -87,55 +100,102 @@ export interface LessonSources {
   readonly contract: FaultContract;
   /** The committed mutation summary, when the stage has a valid one. */
   readonly mutation: MutationSummary | null;
+  /** The edition the blocks are written in; English when not given. */
+  readonly locale?: Locale;
 }
 
-export function renderBlock(name: BlockName, { stage, spec, contract, mutation }: LessonSources): string {
+/** The fixed words and sentences of the generated blocks, in each edition. */
+const WORDS = {
+  en: {
+    hint: (index: number, count: number) => `Hint ${index} of ${count}`,
+    acceptance: (run: string) => `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``,
+    none: "none",
+    diagnosis: "Diagnosis, in order:",
+    fixPrinciple: "**Fix principle.**",
+    moreFaults: (count: number, fault: string) =>
+      `This stage has ${count === 1 ? "one more fault, with its own contract and tree" : `${count} more faults, each with its own contract and tree`}; \`npm run lab -- fault ${fault} --list\` lists them and \`npm run lab -- fault ${fault} <fault-id>\` demonstrates one:`,
+    caughtBy: (test: string) => `, caught by "${test}"`,
+    scenario: (title: string, scenario: string) => `**${title}** (${scenario})`,
+    whatChanges: "*What changes:*",
+    doneWhen: "Done when:",
+    testsThatCheck: "Tests that check it:",
+    mastery: "These tests must pass against your own code in `workspace/`:",
+  },
+  "zh-CN": {
+    hint: (index: number, count: number) => `提示 ${index}（共 ${count} 条）`,
+    acceptance: (run: string) => `\`${run}\` 通过之前为 \`pending\`；每次运行都会在 \`verification.json\` 中记下 \`passed\` 或 \`failed\``,
+    none: "无",
+    diagnosis: "诊断顺序：",
+    fixPrinciple: "**修复原则。**",
+    moreFaults: (count: number, fault: string) =>
+      `本阶段还有 ${count} 个故障，每个都有自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出它们，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
+    caughtBy: (test: string) => `，由 "${test}" 捕获`,
+    scenario: (title: string, scenario: string) => `**${title}**（${scenario}）`,
+    whatChanges: "*改变的条件：*",
+    doneWhen: "完成标准：",
+    testsThatCheck: "检查它的测试：",
+    mastery: "这些测试必须在你自己的 `workspace/` 代码上通过：",
+  },
+} as const satisfies Record<Locale, unknown>;
+
+/** A block in an edition whose text is missing (no "zh-CN" in stage.json or failure.json) cannot be written. */
+export class MissingEdition extends Error {}
+
+export function renderBlock(name: BlockName, sources: LessonSources): string {
+  const locale = sources.locale ?? "en";
+  const { stage, mutation } = sources;
+  const spec = specIn(sources.spec, locale);
+  const contract = contractIn(sources.contract, locale);
+  if (!spec) throw new MissingEdition(`stage.json has no "${locale}" edition of its text fields`);
+  if (!contract) throw new MissingEdition(`failure.json has no "${locale}" edition of diagnosis and fixPrinciple`);
+  const words = WORDS[locale];
+  const label = (english: Parameters<typeof term>[0]) => term(english, locale);
   const run = `npm test -- stage-${stage.nn}`;
   switch (name) {
     case "predict": {
       const { question, options, answer, why } = spec.prediction;
       const list = options.map((option, index) => `- **${OPTION_LETTERS[index]}.** ${option}`).join("\n");
-      return `**${question}**\n\n${list}\n\n${details("Answer", `**${OPTION_LETTERS[answer]}.** ${why}`)}`;
+      return `**${question}**\n\n${list}\n\n${details(label("Answer"), `**${OPTION_LETTERS[answer]}.** ${why}`)}`;
     }
     case "experiment":
       return table([
-        ["Experiment id", `\`${experimentId(stage)}\``],
-        ["Input scenario", spec.scenario],
-        ["Evidence folder", `\`${evidenceFolder(stage)}/\``],
-        ["Acceptance", `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``],
+        [label("Experiment id"), `\`${experimentId(stage)}\``],
+        [label("Input scenario"), spec.scenario],
+        [label("Evidence folder"), `\`${evidenceFolder(stage)}/\``],
+        [label("Acceptance"), words.acceptance(run)],
       ]);
     case "hints":
-      return spec.hints.map((hint, index) => details(`Hint ${index + 1} of ${spec.hints.length}`, hint)).join("\n\n");
+      return spec.hints.map((hint, index) => details(words.hint(index + 1, spec.hints.length), hint)).join("\n\n");
     case "fault": {
       const rows: [string, string][] = [
-        ["Fault", `\`${contract.id}\``],
-        ["Fault file", `\`faulty/${stage.id}/${contract.faultFile}\``],
-        ["Target test", contract.targetTest],
-        ["Expected failure", `\`/${contract.expectedFailure}/\``],
-        ["Also failing", contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.join("; ")],
+        [label("Fault"), `\`${contract.id}\``],
+        [label("Fault file"), `\`faulty/${stage.id}/${contract.faultFile}\``],
+        [label("Target test"), contract.targetTest],
+        [label("Expected failure"), `\`/${contract.expectedFailure}/\``],
+        [label("Also failing"), contract.alsoFailing.length === 0 ? words.none : contract.alsoFailing.join("; ")],
       ];
       const steps = contract.diagnosis.map((step, index) => `${index + 1}. ${step}`).join("\n");
       const others = stage.faults.filter((fault) => !fault.isDefault);
       const more =
         others.length === 0
           ? ""
-          : `\n\nThis stage has ${others.length === 1 ? "one more fault, with its own contract and tree" : `${others.length} more faults, each with its own contract and tree`}; \`npm run lab -- fault ${stage.number} --list\` lists them and \`npm run lab -- fault ${stage.number} <fault-id>\` demonstrates one:\n\n${others
-              .map((fault) => `- \`${fault.id}\`${fault.contract ? `, caught by "${fault.contract.targetTest}"` : ""}`)
+          : `\n\n${words.moreFaults(others.length, String(stage.number))}\n\n${others
+              .map((fault) => `- \`${fault.id}\`${fault.contract ? words.caughtBy(fault.contract.targetTest) : ""}`)
               .join("\n")}`;
-      return `${table(rows)}\n\nDiagnosis, in order:\n\n${steps}\n\n**Fix principle.** ${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\`${more}`;
+      return `${table(rows)}\n\n${words.diagnosis}\n\n${steps}\n\n${words.fixPrinciple} ${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\`${more}`;
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;
       const list = criteria.map((item) => `- ${item}`).join("\n");
       const names = tests.map((test) => `- ${test}`).join("\n");
-      return `**${title}** (${SCENARIO_LABELS[scenario]})\n\n*What changes:* ${change}\n\n${task}\n\nDone when:\n\n${list}\n\nTests that check it:\n\n${names}`;
+      return `${words.scenario(title, scenarioLabel(scenario, locale))}\n\n${words.whatChanges} ${change}\n\n${task}\n\n${words.doneWhen}\n\n${list}\n\n${words.testsThatCheck}\n\n${names}`;
     }
     case "design":
-      return `**${spec.design.question}**\n\n${details("What a strong answer contains", spec.design.rubric.map((item) => `- ${item}`).join("\n"))}`;
+      return `**${spec.design.question}**\n\n${details(label("What a strong answer contains"), spec.design.rubric.map((item) => `- ${item}`).join("\n"))}`;
     case "mastery": {
       const names = spec.mastery.map((test) => `- ${test}`).join("\n");
-      const strength = mutation ? `\n\n${strengthSentence(mutation, stage.nn)}` : "";
-      return `These tests must pass against your own code in \`workspace/\`:\n\n${names}\n\n\`\`\`sh\n${run}\n\`\`\`${strength}`;
+      const strength = mutation ? `\n\n${strengthSentence(mutation, stage.nn, locale)}` : "";
+      return `${words.mastery}\n\n${names}\n\n\`\`\`sh\n${run}\n\`\`\`${strength}`;
     }
   }
 }
@@ -169,24 +229,39 @@ export interface BlockSync {
 
 /** Rewrites every generated block from its source; reports blocks that are missing or misplaced. */
 export function syncBlocks(markdown: string, sources: LessonSources): BlockSync {
+  const locale = sources.locale ?? "en";
+  const sectionOf = (name: BlockName) => term(BLOCKS[name], locale);
   let text = markdown;
   const problems: string[] = [];
   for (const name of BLOCK_NAMES) {
-    const filled = fillBlock(text, name, renderBlock(name, sources));
+    let body: string;
+    try {
+      body = renderBlock(name, sources);
+    } catch (error) {
+      if (!(error instanceof MissingEdition)) throw error;
+      return { text: markdown, problems: [`its blocks cannot be written: ${error.message}`] };
+    }
+    const filled = fillBlock(text, name, body);
     if (filled === null) {
-      problems.push(`missing the generated block ${blockMarkers(name)} in "## ${BLOCKS[name]}"`);
+      problems.push(`missing the generated block ${blockMarkers(name)} in "## ${sectionOf(name)}"`);
       continue;
     }
     const section = headings(text.slice(0, text.indexOf(START(name)))).at(-1);
-    if (section !== BLOCKS[name])
-      problems.push(`the block ${START(name)} belongs in "## ${BLOCKS[name]}", not "## ${section ?? "(none)"}"`);
+    if (section !== sectionOf(name))
+      problems.push(`the block ${START(name)} belongs in "## ${sectionOf(name)}", not "## ${section ?? "(none)"}"`);
     text = filled;
   }
   return { text, problems };
 }
 
-/** What every fold's summary starts with: on a code host it is all a closed fold shows. */
-export const FOLD_SUMMARY = "Open when stuck: ";
+/** What every fold's summary starts with, in each edition: on a code host it is all a closed fold shows. */
+export const FOLD_SUMMARIES: Readonly<Record<Locale, string>> = {
+  en: `${term("Open when stuck", "en")}: `,
+  "zh-CN": `${term("Open when stuck", "zh-CN")}：`,
+};
+
+/** The English fold summary's opening words. */
+export const FOLD_SUMMARY = FOLD_SUMMARIES.en;
 
 /** A part of a lesson the challenge path hides: a `<details>` block in the lesson's prose. */
 export interface Fold {
@@ -206,7 +281,8 @@ export interface FoldScan {
   readonly problems: readonly string[];
 }
 
-const FOLD_SUMMARY_LINE = new RegExp(`^<summary>${FOLD_SUMMARY.trimEnd()} (\\S.*)</summary>$`);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const foldSummaryLine = (locale: Locale) => new RegExp(`^<summary>${escapeRegExp(FOLD_SUMMARIES[locale])}(\\S.*)</summary>$`);
 const GENERATED_MARKER = /^<!-- (\/?)forge:[a-z]+ -->/;
 const FOLD_TAGS = /<\/?(?:details|summary)\b/i;
 
@@ -223,7 +299,8 @@ const FOLD_TAGS = /<\/?(?:details|summary)\b/i;
  *
  * and anything else that looks like one is a problem: the site and the code host would disagree on it.
  */
-export function scanFolds(markdown: string): FoldScan {
+export function scanFolds(markdown: string, locale: Locale = "en"): FoldScan {
+  const summaryLine = foldSummaryLine(locale);
   const text = withLf(markdown);
   const lines = text.split("\n");
   const folds: Fold[] = [];
@@ -255,10 +332,10 @@ export function scanFolds(markdown: string): FoldScan {
         problems.push(`line ${lineNumber}: a <details> inside the fold opened at line ${open.line}`);
         continue;
       }
-      const summary = FOLD_SUMMARY_LINE.exec(lines[index + 1] ?? "")?.[1];
+      const summary = summaryLine.exec(lines[index + 1] ?? "")?.[1];
       if (summary === undefined) {
         problems.push(
-          `line ${lineNumber}: a <details> in the prose must be a fold, with <summary>${FOLD_SUMMARY}…</summary> on the next line`,
+          `line ${lineNumber}: a <details> in the prose must be a fold, with <summary>${FOLD_SUMMARIES[locale]}…</summary> on the next line`,
         );
         continue;
       }
@@ -296,5 +373,6 @@ export function lessonProblems(markdown: string, sources: LessonSources): string
   const lf = withLf(markdown);
   const sync = syncBlocks(lf, sources);
   const stale = sync.problems.length === 0 && sync.text !== lf ? ["generated blocks are stale: run `npm run generate`"] : [];
-  return [...headingProblems(markdown), ...sync.problems, ...stale, ...scanFolds(lf).problems];
+  const locale = sources.locale ?? "en";
+  return [...headingProblems(markdown, locale), ...sync.problems, ...stale, ...scanFolds(lf, locale).problems];
 }

@@ -8,6 +8,9 @@ import type { Stage } from "../catalog/catalog.js";
 import { withLf } from "../core/files.js";
 import { moduleFile, modulePath } from "../core/layout.js";
 import { blockMarkers, fillBlock } from "./lesson.js";
+import { specIn } from "../i18n/content.js";
+import type { Locale } from "../i18n/locale.js";
+import { localized } from "../core/layout.js";
 
 export interface PathStage {
   readonly id: string;
@@ -40,7 +43,7 @@ export function exportedNames(source: string): string[] {
 }
 
 /** Every complete stage on the path, with what it depends on, provides and is constrained by. */
-export function learningPath(stages: readonly Stage[]): PathStage[] {
+export function learningPath(stages: readonly Stage[], locale: Locale = "en"): PathStage[] {
   const withSpec = stages.filter((stage) => stage.spec !== null);
   const owner = new Map<string, Stage>();
   for (const stage of withSpec) for (const name of stage.spec?.modules ?? []) owner.set(name, stage);
@@ -66,11 +69,13 @@ export function learningPath(stages: readonly Stage[]): PathStage[] {
   return withSpec.map((stage) => {
     const spec = stage.spec;
     if (!spec) throw new Error(`${stage.id} has no stage.json`);
+    // A stage without the edition's text shows its English (verify names the missing edition).
+    const text = specIn(spec, locale) ?? spec;
     return {
       id: stage.id,
       nn: stage.nn,
-      title: spec.title,
-      summary: spec.summary,
+      title: text.title,
+      summary: text.summary,
       modules: spec.modules.map(modulePath),
       exports: sources(stage).flatMap(exportedNames),
       dependsOn: dependsOn.get(stage.id) ?? [],
@@ -82,25 +87,47 @@ export function learningPath(stages: readonly Stage[]): PathStage[] {
 
 const numbers = (ids: readonly string[], path: readonly PathStage[]) => ids.map((id) => path.find((stage) => stage.id === id)?.nn ?? id);
 
-/** "02, 03 and 04" */
-export function listOf(items: readonly string[]): string {
+/** "02, 03 and 04"; in Chinese "02、03 和 04". */
+export function listOf(items: readonly string[], locale: Locale = "en"): string {
   if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  const [comma, and] = locale === "zh-CN" ? ["、", " 和 "] : [", ", " and "];
+  return `${items.slice(0, -1).join(comma)}${and}${items.at(-1)}`;
 }
 
 /** The four things the map says of a stage, as plain text (markdown code spans for names). */
-export function pathCells(stage: PathStage, path: readonly PathStage[]) {
+export function pathCells(stage: PathStage, path: readonly PathStage[], locale: Locale = "en") {
+  const provides = `${stage.modules.map((module) => `\`${module}\``).join(", ")}: ${stage.exports.map((name) => `\`${name}\``).join(", ")}`;
+  if (locale === "zh-CN") {
+    const stages = (ids: readonly string[]) => `阶段 ${listOf(numbers(ids, path), locale)}`;
+    const users = stage.usedBy.length === 0 ? "" : `；${stages(stage.usedBy)} 导入它`;
+    return {
+      dependsOn: stage.dependsOn.length === 0 ? "无" : stages(stage.dependsOn),
+      provides,
+      constrainedBy: `它的 ${stage.tests} 个测试${users}`,
+    };
+  }
   const stages = (ids: readonly string[]) => `stage${ids.length === 1 ? "" : "s"} ${listOf(numbers(ids, path))}`;
   const users = stage.usedBy.length === 0 ? "" : `; ${stages(stage.usedBy)} import${stage.usedBy.length === 1 ? "s" : ""} it`;
   return {
     dependsOn: stage.dependsOn.length === 0 ? "none" : stages(stage.dependsOn),
-    provides: `${stage.modules.map((module) => `\`${module}\``).join(", ")}: ${stage.exports.map((name) => `\`${name}\``).join(", ")}`,
+    provides,
     constrainedBy: `its ${stage.tests} tests${users}`,
   };
 }
 
+const PATH_WORDS = {
+  en: {
+    arrow: "An arrow from one stage to another: the second one's reference imports the first one's module.",
+    header: "| Stage | Depends on | Provides | Constrained by |",
+  },
+  "zh-CN": {
+    arrow: "从一个阶段指向另一个阶段的箭头：后一个阶段的参考实现导入了前一个阶段的模块。",
+    header: "| 阶段 | 依赖能力 | 为后续提供 | 受这些约束 |",
+  },
+} as const satisfies Record<Locale, unknown>;
+
 /** The learning path for a code host: a Mermaid diagram (GitHub draws it) and the same facts as a table. */
-export function pathBlock(path: readonly PathStage[]): string {
+export function pathBlock(path: readonly PathStage[], locale: Locale = "en"): string {
   const node = (stage: PathStage) => `s${stage.nn}`;
   const diagram = [
     "```mermaid",
@@ -110,19 +137,11 @@ export function pathBlock(path: readonly PathStage[]): string {
     "```",
   ];
   const rows = path.map((stage) => {
-    const cells = pathCells(stage, path);
-    const link = `[${stage.nn} · ${stage.title}](${stage.id}/README.md)`;
+    const cells = pathCells(stage, path, locale);
+    const link = `[${stage.nn} · ${stage.title}](${localized(`${stage.id}/README.md`, locale)})`;
     return `| ${link} | ${cells.dependsOn} | ${cells.provides} | ${cells.constrainedBy} |`;
   });
-  return [
-    ...diagram,
-    "",
-    "An arrow from one stage to another: the second one's reference imports the first one's module.",
-    "",
-    "| Stage | Depends on | Provides | Constrained by |",
-    "|---|---|---|---|",
-    ...rows,
-  ].join("\n");
+  return [...diagram, "", PATH_WORDS[locale].arrow, "", PATH_WORDS[locale].header, "|---|---|---|---|", ...rows].join("\n");
 }
 
 /** The tool loop of the prerequisite, as the map shows it. */
@@ -138,8 +157,11 @@ export interface CourseMapSync {
 export const MAP_BLOCKS = ["loop", "path"] as const;
 
 /** The course map with its generated blocks rewritten from their sources; names a block that is missing. */
-export function syncCourseMap(markdown: string, stages: readonly Stage[], loopSource: string): CourseMapSync {
-  const bodies: Record<(typeof MAP_BLOCKS)[number], string> = { loop: loopBlock(loopSource), path: pathBlock(learningPath(stages)) };
+export function syncCourseMap(markdown: string, stages: readonly Stage[], loopSource: string, locale: Locale = "en"): CourseMapSync {
+  const bodies: Record<(typeof MAP_BLOCKS)[number], string> = {
+    loop: loopBlock(loopSource),
+    path: pathBlock(learningPath(stages, locale), locale),
+  };
   let text = withLf(markdown);
   const problems: string[] = [];
   for (const name of MAP_BLOCKS) {

@@ -12,6 +12,17 @@ function isRegExp(source: string): boolean {
   }
 }
 
+// The text a learner reads; the Chinese edition repeats these fields under "zh-CN".
+const faultText = {
+  diagnosis: z.array(text()).check(z.minLength(2, "must have at least 2 ordered diagnosis steps")),
+  fixPrinciple: text(),
+};
+
+/** The translatable text of a fault contract, as its "zh-CN" edition holds it. */
+export const failureTextSchema = z.strictObject(faultText);
+
+export type FaultText = z.infer<typeof failureTextSchema>;
+
 export const failureSchema = z.strictObject({
   $schema: z.optional(z.string()),
   id: z.string().check(z.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a kebab-case fault id")),
@@ -22,8 +33,8 @@ export const failureSchema = z.strictObject({
     z.describe("a regular expression the target test's failure message must match"),
   ),
   alsoFailing: z.array(text()).check(z.describe("other tests allowed to fail; normally empty")),
-  diagnosis: z.array(text()).check(z.minLength(2, "must have at least 2 ordered diagnosis steps")),
-  fixPrinciple: text(),
+  ...faultText,
+  "zh-CN": z.optional(failureTextSchema.check(z.describe("the Simplified Chinese edition of diagnosis and fixPrinciple"))),
 });
 
 export type FaultContract = z.infer<typeof failureSchema>;

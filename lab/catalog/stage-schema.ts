@@ -9,34 +9,60 @@ const testName = () => text().check(z.describe("the exact name of a test in this
 
 export const scenarioSchema = z.enum(["software-delivery", "office-research", "music-creation"]);
 
-export const stageSchema = z.strictObject({
-  $schema: z.optional(z.string()),
+// The text a learner reads, field by field. The English fields sit at the top level of stage.json; the
+// Chinese edition repeats exactly these fields under "zh-CN", validated by the same schemas.
+const predictionText = {
+  question: text(),
+  options: z.array(text()).check(z.length(4, "must have exactly 4 options")),
+  why: text(),
+};
+const transferText = {
+  title: text(),
+  change: text().check(z.describe("what differs from the worked example")),
+  task: text(),
+  criteria: z.array(text()).check(z.minLength(1)),
+};
+const designText = {
+  question: text(),
+  rubric: z.array(text()).check(z.minLength(2, "must list at least 2 things a strong answer contains")),
+};
+const stageText = {
   title: text(),
   summary: text().check(z.describe("one sentence: the capability this stage adds")),
   scenario: text().check(z.describe("the input scenario of the experiment card")),
+};
+const hints = () => z.array(text()).check(z.minLength(2, "must have at least 2 graded hints"));
+
+/** The translatable text of stage.json, as its "zh-CN" edition holds it. */
+export const stageTextSchema = z.strictObject({
+  ...stageText,
+  prediction: z.strictObject(predictionText),
+  hints: hints(),
+  transfer: z.strictObject(transferText),
+  design: z.strictObject(designText),
+});
+
+export type StageText = z.infer<typeof stageTextSchema>;
+
+export const stageSchema = z.strictObject({
+  $schema: z.optional(z.string()),
+  ...stageText,
   modules: z
     .array(z.string().check(z.regex(MODULE_NAME, "must be a module name such as registry")))
     .check(z.minLength(1), z.describe("the modules this stage adds under forge/tools/")),
   prediction: z.object({
-    question: text(),
-    options: z.array(text()).check(z.length(4, "must have exactly 4 options")),
+    ...predictionText,
     answer: z.int().check(z.minimum(0), z.maximum(3), z.describe("index of the right option")),
-    why: text(),
   }),
-  hints: z.array(text()).check(z.minLength(2, "must have at least 2 graded hints")),
+  hints: hints(),
   transfer: z.object({
     scenario: scenarioSchema,
-    title: text(),
-    change: text().check(z.describe("what differs from the worked example")),
-    task: text(),
-    criteria: z.array(text()).check(z.minLength(1)),
+    ...transferText,
     tests: z.array(testName()).check(z.minLength(1)),
   }),
-  design: z.object({
-    question: text(),
-    rubric: z.array(text()).check(z.minLength(2, "must list at least 2 things a strong answer contains")),
-  }),
+  design: z.object(designText),
   mastery: z.array(testName()).check(z.minLength(3, "must name at least 3 tests")),
+  "zh-CN": z.optional(stageTextSchema.check(z.describe("the Simplified Chinese edition of the text fields above"))),
 });
 
 export type StageSpec = z.infer<typeof stageSchema>;

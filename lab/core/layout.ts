@@ -1,6 +1,7 @@
 // Where things live in the repository. Every other module asks here instead of building paths itself.
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Locale } from "../i18n/locale.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 
@@ -14,6 +15,11 @@ export function layoutOf(root: string) {
     stages: join(root, "stages"),
     /** The course map: read before stage 01, on the code host and (rendered) on the site. */
     courseMap: join(root, "stages", "README.md"),
+    /** The repository's front page, and the workspace's: each has a Chinese twin beside it (see `localized`). */
+    readme: join(root, "README.md"),
+    workspaceReadme: join(root, "workspace", "README.md"),
+    /** Every term in both editions, written by `npm run generate` from lab/i18n/glossary.ts. */
+    glossary: join(root, "docs", "glossary.md"),
     /** The prerequisite's tool loop, type-checked with the repository; the course map shows it. */
     agentLoop: join(root, "stages", "agent-loop.ts"),
     solutions: join(root, "solutions"),
@@ -57,6 +63,17 @@ export const dirs: Layout = {
 
 /** The folder inside every layer that holds the modules under test. */
 export const MODULE_DIR = join("forge", "tools");
+
+/**
+ * A page in one edition: the English file itself, or its twin beside it with the locale before the
+ * extension (`README.md` → `README.zh-CN.md`). Works on paths and on relative links alike.
+ */
+export function localized(file: string, locale: Locale): string {
+  if (locale === "en") return file;
+  const dot = file.lastIndexOf(".");
+  const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  return dot > slash + 1 ? `${file.slice(0, dot)}.${locale}${file.slice(dot)}` : `${file}.${locale}`;
+}
 
 /** A module's file in a layer (a solution, faulty or workspace folder). */
 export function moduleFile(layer: string, name: string): string {

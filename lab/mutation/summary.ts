@@ -1,6 +1,7 @@
 // A stage's mutation summary (fixtures/stage-NN-<slug>/mutation.json): what `npm run mutate` found, the
 // survivors a reviewer accepted as equivalent, and the hashes of the files it was computed from. Pure:
 // the caller reads files and StrykerJS's report; verify recomputes the score from the counts.
+import type { Locale } from "../i18n/locale.js";
 import * as z from "zod/mini";
 
 /** A mutant as a reviewer finds it in the module: line:column, StrykerJS's mutator, the replacement. */
@@ -138,8 +139,12 @@ export function verdicts(report: StrykerReport): string[] {
 }
 
 /** What a summary means for a learner, as the lesson's "Mastery evidence" section says it (Markdown). */
-export function strengthSentence(summary: MutationSummary, nn: string): string {
+export function strengthSentence(summary: MutationSummary, nn: string, locale: Locale = "en"): string {
   const { killed, timedOut, survived, noCoverage } = summary.mutants;
   const caught = killed + timedOut;
-  return `How much these tests prove: StrykerJS made ${caught + survived + noCoverage} small changes to the reference solution that still type-check, and the tests catch ${caught} of them, a mutation score of ${summary.score}% (the course's goal is ${MIN_SCORE}%; \`npm run mutate -- stage-${nn}\` recomputes it).`;
+  const made = caught + survived + noCoverage;
+  const rerun = `\`npm run mutate -- stage-${nn}\``;
+  if (locale === "zh-CN")
+    return `这些测试能证明多少：StrykerJS 对参考实现做了 ${made} 处仍能通过类型检查的小改动，测试捕获了其中 ${caught} 处，变异得分为 ${summary.score}%（课程的目标是 ${MIN_SCORE}%；${rerun} 会重新计算它）。`;
+  return `How much these tests prove: StrykerJS made ${made} small changes to the reference solution that still type-check, and the tests catch ${caught} of them, a mutation score of ${summary.score}% (the course's goal is ${MIN_SCORE}%; ${rerun} recomputes it).`;
 }

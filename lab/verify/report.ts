@@ -2,7 +2,7 @@
 import type { Check, VerifyReport } from "./verify.js";
 import { paint } from "../core/style.js";
 
-const COLUMNS = ["stage", "solution", "fault contract", "start fails", "spec complete", "mutation score"] as const;
+const COLUMNS = ["stage", "solution", "fault contract", "start fails", "spec complete", "mutation score", "zh-CN twin"] as const;
 
 export function formatReport(report: VerifyReport, colours = paint()): string {
   const mark = (check: Check) => `${check.ok ? "✔" : "✘"} ${check.summary}`;
@@ -13,6 +13,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
     mark(row.start),
     mark(row.spec),
     mark(row.mutation),
+    mark(row.twin),
   ]);
   const widths = COLUMNS.map((column, index) => Math.max(column.length, ...rows.map((row) => (row[index] ?? "").length)));
   const line = (cells: readonly string[], colour = (cell: string, _index: number) => cell) =>
@@ -28,6 +29,7 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
     `${label.padEnd(wide)}  ${check.ok ? colours.green(mark(check)) : colours.red(mark(check))}`;
   out.push(
     other("generated files (npm run generate)", report.generated),
+    other("zh-CN pages (map, workspace, README)", report.editions),
     other(`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck),
     other("lint (biome format, knip)", report.lint),
     ...report.suites.map((suite) => other(suite.label, suite.check)),
@@ -42,12 +44,14 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
       ["start fails", row.start],
       ["spec complete", row.spec],
       ["mutation score", row.mutation],
+      ["zh-CN twin", row.twin],
     ] as const) {
       for (const problem of check.problems) breaches.push(`${row.stage.id} · ${label}: ${problem}`);
     }
   }
   for (const problem of report.catalogProblems) breaches.push(`${problem.file}: ${problem.message}`);
   for (const problem of report.generated.problems) breaches.push(`generated files: ${problem}`);
+  for (const problem of report.editions.problems) breaches.push(`zh-CN pages: ${problem}`);
   for (const problem of report.typecheck.problems) breaches.push(`typecheck: ${problem}`);
   for (const problem of report.lint.problems) breaches.push(`lint: ${problem}`);
   for (const suite of report.suites) for (const problem of suite.check.problems) breaches.push(`${suite.label}: ${problem}`);

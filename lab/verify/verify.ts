@@ -4,12 +4,15 @@
 // test, the starting point fails because the module is missing, and the spec is complete.
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { TestModule } from "vitest/node";
 import { createVitest } from "vitest/node";
 import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/catalog.js";
 import { evaluateContract, evaluateStart } from "./judge-contract.js";
-import { dirs, moduleFile, ROOT, repoPath } from "../core/layout.js";
+import { dirs, layoutOf, localized, moduleFile, ROOT, repoPath } from "../core/layout.js";
+import { readFileState } from "../core/files.js";
+import { lessonParityProblems, pageParityProblems, type TwinPage } from "../authoring/editions.js";
+import { TWIN_LOCALE } from "../i18n/locale.js";
 import { lessonProblems } from "../authoring/lesson.js";
 import { courseMapSync, staleGenerated } from "../authoring/generated.js";
 import { placeholders } from "../authoring/scaffold.js";
@@ -52,6 +55,8 @@ export interface StageRow {
   readonly start: Check;
   readonly spec: Check;
   readonly mutation: Check;
+  /** The Chinese twin of the lesson and of the structured fields, in parity with the English. */
+  readonly twin: Check;
 }
 
 /** A stage's tests run against one of its trees, and what the run proves. */
@@ -67,6 +72,8 @@ export interface VerifyReport {
   readonly typecheck: Check;
   /** The formatter and the unused-code check (npm run lint). */
   readonly lint: Check;
+  /** The twins of the course map, the workspace README and the repository README. */
+  readonly editions: Check;
   /** The repository's own suites (the lab engine's, the site's), each with its label. */
   readonly suites: ReadonlyArray<{ readonly label: string; readonly check: Check }>;
   readonly seconds: { readonly total: number; readonly typecheck: number };
@@ -241,6 +248,53 @@ export function judgeMutationSummary(stage: Stage): Check {
   return fail(`${score}% (${unexplained.length} open)`, [verdict.problem]);
 }
 
+/** A page's text, or why it cannot be read (missing, or not a regular file). */
+function readPage(file: string, root: string): { text: string } | { problem: string } {
+  const state = readFileState(file);
+  if (state.kind === "missing") return { problem: `${repoPath(file, root)} is missing` };
+  if (state.kind !== "file") return { problem: `${repoPath(file, root)} is ${state.what}, not a file` };
+  return { text: Buffer.from(state.bytes).toString("utf8") };
+}
+
+/** Both pages of a pair, or what keeps them from being compared. */
+function readTwins(english: string, root: string): { page: TwinPage } | { problems: string[] } {
+  const twin = localized(english, TWIN_LOCALE);
+  const [a, b] = [readPage(english, root), readPage(twin, root)];
+  if ("problem" in a || "problem" in b) return { problems: [a, b].flatMap((read) => ("problem" in read ? [read.problem] : [])) };
+  return {
+    page: { english: a.text, twin: b.text, englishName: basename(english), twinName: basename(twin), locale: TWIN_LOCALE },
+  };
+}
+
+/** The lesson's Chinese twin and the Chinese fields of stage.json and failure.json, in parity with the English. */
+export function judgeTwin(stage: Stage): Check {
+  const { spec, contract } = stage;
+  if (!spec || !contract) return fail("not checked", ["stage.json or failure.json is missing or invalid"]);
+  const read = readTwins(stage.readmePath, stage.root);
+  if ("problems" in read) return fail("missing", read.problems);
+  const problems = lessonParityProblems(read.page, { stage, spec, contract, mutation: committedSummary(stage) });
+  const where = repoPath(stage.dir, stage.root);
+  return problems.length === 0
+    ? pass("in parity")
+    : fail(
+        "differs",
+        [...new Set(problems)].map((problem) => `${where}/${problem}`),
+      );
+}
+
+/** The twins of the pages around the lessons: the course map, the workspace README and the repository README. */
+export function judgeEditions(catalog: Catalog): Check {
+  const layout = layoutOf(catalog.stages[0]?.root ?? ROOT);
+  const problems = [layout.courseMap, layout.workspaceReadme, layout.readme].flatMap((english) => {
+    const read = readTwins(english, layout.root);
+    if ("problems" in read) return read.problems;
+    const folder = repoPath(dirname(english), layout.root);
+    const prefix = folder === "" ? "" : `${folder}/`;
+    return pageParityProblems(read.page).map((problem) => `${prefix}${problem}`);
+  });
+  return problems.length === 0 ? pass("in parity") : fail(`${problems.length} difference(s)`, problems);
+}
+
 export function judgeGenerated(stale: readonly string[], problems: readonly string[] = []): Check {
   if (stale.length === 0 && problems.length === 0) return pass("fresh");
   return fail(stale.length > 0 ? `${stale.length} stale` : "incomplete", [
@@ -315,7 +369,13 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const vitest = await createVitest(
     "test",
     // A reporter that says nothing when no progress is asked for: verify prints its own table.
-    { watch: false, config: false, root: ROOT, maxWorkers: VERIFY_WORKERS, reporters: [progress ? projectProgress(progress) : {}] },
+    {
+      watch: false,
+      config: false,
+      root: ROOT,
+      maxWorkers: VERIFY_WORKERS,
+      reporters: [progress ? projectProgress(progress) : {}],
+    },
     {
       test: {
         projects: [
@@ -359,9 +419,11 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     start: judgeStart(stage, run(stage, "start")),
     spec: judgeSpec(stage, catalog.problems, run(stage, "solution")),
     mutation: judgeMutationSummary(stage),
+    twin: judgeTwin(stage),
   }));
   const catalogProblems = catalog.problems.filter((problem) => problem.stage === null);
   const generated = judgeGenerated(staleGenerated(catalog), courseMapSync(catalog).problems);
+  const editions = judgeEditions(catalog);
   const typecheckCheck = await typecheck;
   const lintCheck = await lint;
   const suites = SUITES.map((suite: Suite) => ({
@@ -369,9 +431,10 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     check: judgeSuite(modules.filter((module) => module.project.name === suite.project.test.name)),
   }));
   const ok =
-    rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok && row.mutation.ok) &&
+    rows.every((row) => row.solution.ok && row.fault.ok && row.start.ok && row.spec.ok && row.mutation.ok && row.twin.ok) &&
     catalogProblems.length === 0 &&
     generated.ok &&
+    editions.ok &&
     typecheckCheck.ok &&
     lintCheck.ok &&
     suites.every((suite) => suite.check.ok) &&
@@ -380,6 +443,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     rows,
     catalogProblems,
     generated,
+    editions,
     typecheck: typecheckCheck,
     lint: lintCheck,
     suites,

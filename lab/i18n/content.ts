@@ -1,0 +1,59 @@
+// The structured text of a stage in one edition: stage.json and failure.json keep English at the top
+// level and the Chinese edition under "zh-CN"; these functions give either edition the English shape.
+import type { FaultContract, FaultText } from "../catalog/failure-schema.js";
+import type { StageSpec, StageText } from "../catalog/stage-schema.js";
+import type { Locale } from "./locale.js";
+
+/** The spec with its text in `locale`, or null when that edition is missing. */
+export function specIn(spec: StageSpec, locale: Locale): StageSpec | null {
+  if (locale === "en") return spec;
+  const text: StageText | undefined = spec[locale];
+  if (!text) return null;
+  return {
+    ...spec,
+    title: text.title,
+    summary: text.summary,
+    scenario: text.scenario,
+    prediction: { ...spec.prediction, ...text.prediction },
+    hints: text.hints,
+    transfer: { ...spec.transfer, ...text.transfer },
+    design: text.design,
+  };
+}
+
+/** The contract with its text in `locale`, or null when that edition is missing. */
+export function contractIn(contract: FaultContract, locale: Locale): FaultContract | null {
+  if (locale === "en") return contract;
+  const text: FaultText | undefined = contract[locale];
+  return text ? { ...contract, diagnosis: text.diagnosis, fixPrinciple: text.fixPrinciple } : null;
+}
+
+/** Where an edition's lists differ in length from the English: each names the field and both lengths. */
+function lengthProblems(pairs: ReadonlyArray<readonly [string, readonly unknown[], readonly unknown[]]>, locale: Locale): string[] {
+  return pairs
+    .filter(([, english, twin]) => english.length !== twin.length)
+    .map(([field, english, twin]) => `"${locale}".${field} has ${twin.length} entries, the English ${english.length}`);
+}
+
+/** What the spec's `locale` edition lacks: missing, or a list of another length than the English one. */
+export function specEditionProblems(spec: StageSpec, locale: Locale): string[] {
+  if (locale === "en") return [];
+  const text = spec[locale];
+  if (!text) return [`has no "${locale}" edition of its text fields`];
+  return lengthProblems(
+    [
+      ["hints", spec.hints, text.hints],
+      ["transfer.criteria", spec.transfer.criteria, text.transfer.criteria],
+      ["design.rubric", spec.design.rubric, text.design.rubric],
+    ],
+    locale,
+  );
+}
+
+/** What the contract's `locale` edition lacks, as `specEditionProblems`. */
+export function contractEditionProblems(contract: FaultContract, locale: Locale): string[] {
+  if (locale === "en") return [];
+  const text = contract[locale];
+  if (!text) return [`has no "${locale}" edition of diagnosis and fixPrinciple`];
+  return lengthProblems([["diagnosis", contract.diagnosis, text.diagnosis]], locale);
+}

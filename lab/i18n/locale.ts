@@ -1,0 +1,45 @@
+// The course's two editions. English is the source; Simplified Chinese (zh-CN) is its twin, written
+// beside it: every lesson, page, structured field and learner-facing message exists in both.
+export const LOCALES = ["en", "zh-CN"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** The edition that is translated from English. */
+export const TWIN_LOCALE = "zh-CN" satisfies Locale;
+
+/** What each edition calls itself, on the switch that leads to it. */
+export const LOCALE_NAMES: Readonly<Record<Locale, string>> = { en: "English", "zh-CN": "简体中文" };
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/** A locale tag as the system writes it (`zh_CN.UTF-8`, `zh-Hans`, `en_US`) read as one of the editions. */
+export function editionOf(tag: string | undefined): Locale | null {
+  if (!tag) return null;
+  const lower = tag.trim().toLowerCase();
+  if (lower === "" || lower === "c" || lower === "posix") return null;
+  return lower.startsWith("zh") ? "zh-CN" : "en";
+}
+
+/** FORGE_LANG names an edition exactly (any case, `_` for `-`); anything else is a mistake worth saying. */
+export function forgeLang(value: string): Locale {
+  const wanted = value.trim().replace(/_/g, "-").toLowerCase();
+  const found = LOCALES.find((locale) => locale.toLowerCase() === wanted);
+  if (!found)
+    throw new Error(`FORGE_LANG must be one of ${LOCALES.map((locale) => `"${locale}"`).join(", ")}, got ${JSON.stringify(value)}`);
+  return found;
+}
+
+/**
+ * The language of the lab CLI's messages: FORGE_LANG when set, else the system locale in POSIX order
+ * (LC_ALL, LC_MESSAGES, LANG), else the locale Node reports (Windows sets none of the variables).
+ * Throws when FORGE_LANG names no edition.
+ */
+export function localeFromEnvironment(env: NodeJS.ProcessEnv = process.env, systemTag?: string): Locale {
+  if (env.FORGE_LANG !== undefined && env.FORGE_LANG.trim() !== "") return forgeLang(env.FORGE_LANG);
+  for (const name of ["LC_ALL", "LC_MESSAGES", "LANG"] as const) {
+    const edition = editionOf(env[name]);
+    if (edition) return edition;
+  }
+  return editionOf(systemTag ?? Intl.DateTimeFormat().resolvedOptions().locale) ?? "en";
+}
