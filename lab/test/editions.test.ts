@@ -5,8 +5,11 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
 import { codeBlockProblems, codeBlocks, lessonParityProblems, pageParityProblems, type TwinPage } from "../authoring/editions.js";
-import { BLOCK_NAMES, BLOCKS, renderBlock, sectionTitles, SECTIONS, type LessonSources } from "../authoring/lesson.js";
-import { contractIn, specEditionProblems, specIn } from "../i18n/content.js";
+import { BLOCK_NAMES, BLOCKS, headingProblems, renderBlock, sectionTitles, SECTIONS, type LessonSources } from "../authoring/lesson.js";
+import { scaffold } from "../authoring/scaffold.js";
+import { failureSchema } from "../catalog/failure-schema.js";
+import { stageSchema } from "../catalog/stage-schema.js";
+import { contractEditionProblems, contractIn, specEditionProblems, specIn } from "../i18n/content.js";
 import { GLOSSARY, glossaryPage, term } from "../i18n/glossary.js";
 import { localized, ROOT } from "../core/layout.js";
 import { committedSummary } from "../mutation/stage.js";
@@ -141,4 +144,20 @@ it("names each edition's file beside the English one", () => {
   expect(localized("stages/README.md", "zh-CN"), "a README").toBe("stages/README.zh-CN.md");
   expect(localized("stages/README.md", "en"), "English is the file itself").toBe("stages/README.md");
   expect(localized("docs/.hidden/notes", "zh-CN"), "no extension").toBe("docs/.hidden/notes.zh-CN");
+});
+
+it("scaffolds a new stage with its Chinese twin: the twelve Chinese sections, the links both ways, zh-CN fields that validate", () => {
+  const catalog = loadCatalog();
+  const result = scaffold(catalog, { number: 12, slug: "sandbox-profile", module: "profile" });
+  if (typeof result === "string") throw new Error(result);
+  const content = (suffix: string) => result.files.find((entry) => entry.file.endsWith(suffix))?.content ?? "";
+  const english = content(join("stage-12-sandbox-profile", "README.md"));
+  const twin = content(join("stage-12-sandbox-profile", "README.zh-CN.md"));
+  expect(headingProblems(twin, "zh-CN"), "the twin's sections").toEqual([]);
+  expect(pageParityProblems(pair(english, twin)), "links both ways, no code block").toEqual([]);
+  expect(twin, "the twin's first piece to write").toContain('PLACEHOLDER: write the "先看一个具体问题" section in Chinese.');
+  const spec = stageSchema.safeParse(JSON.parse(content("stage.json")));
+  expect(spec.success && specEditionProblems(spec.data, "zh-CN"), "stage.json's zh-CN edition").toEqual([]);
+  const contract = failureSchema.safeParse(JSON.parse(content("failure.json")));
+  expect(contract.success && contractEditionProblems(contract.data, "zh-CN"), "failure.json's zh-CN edition").toEqual([]);
 });

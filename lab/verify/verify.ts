@@ -184,7 +184,7 @@ export function judgeStart(stage: Stage, run: StageRun | undefined): Check {
 /** The files an author writes for a stage, with their text. */
 function stageTexts(stage: Stage): Array<{ file: string; text: string }> {
   const modules = (stage.spec?.modules ?? []).flatMap((name) => [moduleFile(stage.solutionDir, name), moduleFile(stage.faultyDir, name)]);
-  return [stage.readmePath, stage.specPath, stage.contractPath, ...stage.testFiles, ...modules]
+  return [stage.readmePath, localized(stage.readmePath, TWIN_LOCALE), stage.specPath, stage.contractPath, ...stage.testFiles, ...modules]
     .filter((file) => existsSync(file))
     .map((file) => ({ file, text: readFileSync(file, "utf8") }));
 }
