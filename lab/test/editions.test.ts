@@ -117,7 +117,7 @@ it("writes the Chinese blocks with the glossary's words and the Chinese text", (
   const zh: LessonSources = { ...sources, locale: "zh-CN" };
   const fault = renderBlock("fault", zh);
   expect(fault, "the fault block's labels").toContain(`| ${term("Target test", "zh-CN")} | ${sources.contract.targetTest} |`);
-  expect(fault, "the fix principle").toContain(`**修复原则。** ${sources.contract["zh-CN"]?.fixPrinciple}`);
+  expect(fault, "the fix principle").toContain(`**修复原则**：${sources.contract["zh-CN"]?.fixPrinciple}`);
   expect(renderBlock("hints", zh).match(/<summary>提示 \d（共 \d 条）<\/summary>/g), "one fold per hint").toHaveLength(
     sources.spec.hints.length,
   );
