@@ -1,6 +1,7 @@
 // The Chinese edition's parity with the English: what verify's "zh-CN twin" column and its page check
 // rest on. Each test names the difference it plants and the message that must name it.
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
@@ -13,6 +14,8 @@ import { contractEditionProblems, contractIn, specEditionProblems, specIn } from
 import { GLOSSARY, glossaryPage, term } from "../i18n/glossary.js";
 import { localized, ROOT } from "../core/layout.js";
 import { committedSummary } from "../mutation/stage.js";
+import { temporaryFolder, writeTree } from "../testing.js";
+import { judgeTwin } from "../verify/verify.js";
 
 const stage04 = loadCatalog().stages.find((stage) => stage.id === "stage-04-approval-gate");
 if (!stage04?.spec || !stage04.contract) throw new Error("stage 04 must load");
@@ -161,3 +164,27 @@ it("scaffolds a new stage with its Chinese twin: the twelve Chinese sections, th
   const contract = failureSchema.safeParse(JSON.parse(content("failure.json")));
   expect(contract.success && contractEditionProblems(contract.data, "zh-CN"), "failure.json's zh-CN edition").toEqual([]);
 });
+
+it.skipIf(process.platform === "win32")(
+  "fails a twin that is missing, a folder or a FIFO with one line naming it, without waiting on the FIFO",
+  () => {
+    const root = temporaryFolder();
+    const dir = join(root, "stages", stage04.id);
+    // The mastery block quotes the mutation score, so the twin is fresh only beside its stage's summary.
+    writeTree(root, {
+      [join("stages", stage04.id, "README.md")]: lesson("en"),
+      [join("fixtures", stage04.id, "mutation.json")]: read(`fixtures/${stage04.id}/mutation.json`),
+    });
+    const stage = { ...stage04, root, dir, readmePath: join(dir, "README.md") };
+    const twin = join(dir, "README.zh-CN.md");
+    expect(judgeTwin(stage).problems, "no twin").toEqual([`stages/${stage04.id}/README.zh-CN.md is missing`]);
+    mkdirSync(twin);
+    expect(judgeTwin(stage).problems, "a folder in its place").toEqual([`stages/${stage04.id}/README.zh-CN.md is a folder, not a file`]);
+    rmdirSync(twin);
+    execFileSync("mkfifo", [twin]);
+    expect(judgeTwin(stage).problems, "a FIFO in its place").toEqual([`stages/${stage04.id}/README.zh-CN.md is a FIFO, not a file`]);
+    rmSync(twin);
+    writeFileSync(twin, lesson("zh-CN"));
+    expect(judgeTwin(stage), "the real twin").toEqual({ ok: true, summary: "in parity", problems: [] });
+  },
+);

@@ -250,7 +250,12 @@ export function judgeMutationSummary(stage: Stage): Check {
 
 /** A page's text, or why it cannot be read (missing, or not a regular file). */
 function readPage(file: string, root: string): { text: string } | { problem: string } {
-  const state = readFileState(file);
+  let state: ReturnType<typeof readFileState>;
+  try {
+    state = readFileState(file);
+  } catch (error) {
+    return { problem: `${repoPath(file, root)} cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
   if (state.kind === "missing") return { problem: `${repoPath(file, root)} is missing` };
   if (state.kind !== "file") return { problem: `${repoPath(file, root)} is ${state.what}, not a file` };
   return { text: Buffer.from(state.bytes).toString("utf8") };
