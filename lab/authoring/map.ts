@@ -122,7 +122,7 @@ const PATH_WORDS = {
   },
   "zh-CN": {
     arrow: "从一个阶段指向另一个阶段的箭头：后一个阶段的参考实现导入了前一个阶段的模块。",
-    header: "| 阶段 | 依赖能力 | 为后续提供 | 受这些约束 |",
+    header: "| 阶段 | 依赖 | 提供 | 受什么约束 |",
   },
 } as const satisfies Record<Locale, unknown>;
 
