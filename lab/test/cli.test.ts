@@ -8,6 +8,7 @@ import { layoutOf } from "../core/layout.js";
 import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
 import { checkNode } from "../cli/doctor.js";
+import { messages } from "../i18n/messages.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
@@ -104,6 +105,8 @@ it.concurrent("fault --check says not fixed for the copied faulty module and fix
   const reopened = await lab(copy, ["fault", "04", "--open"]);
   expect(reopened.status, "a repair in progress is not overwritten without --yes").toBe(1);
 });
+
+const ENGLISH = messages("en");
 
 /** The CLI in this process, its output captured: for commands that only read. */
 async function labHere(args: readonly string[]): Promise<Run> {
@@ -258,7 +261,7 @@ it.concurrent("new scaffolds a stage whose files are all valid, and verify lists
 
 it("checks the Node.js version against package.json's engines range with semver", () => {
   const verdicts = Object.fromEntries(
-    ["20.18.3", "20.19.0", "22.12.0", "24.0.0-pre", "18.20.4"].map((version) => [version, checkNode(version, ">=20.19").ok]),
+    ["20.18.3", "20.19.0", "22.12.0", "24.0.0-pre", "18.20.4"].map((version) => [version, checkNode(version, ">=20.19", ENGLISH).ok]),
   );
   expect(verdicts, "supported by >=20.19, by version").toEqual({
     "20.18.3": false,
@@ -267,7 +270,7 @@ it("checks the Node.js version against package.json's engines range with semver"
     "24.0.0-pre": false,
     "18.20.4": false,
   });
-  expect(checkNode("20.18.3", ">=20.19").detail, "what doctor says of an old Node").toBe(
+  expect(checkNode("20.18.3", ">=20.19", ENGLISH).detail, "what doctor says of an old Node").toBe(
     "package.json engines asks for >=20.19: install a current Node.js 20 or 22",
   );
 });

@@ -40,7 +40,8 @@ function npmTest(
       commandArgs,
       {
         cwd: ROOT,
-        env: { ...env, CI: "true", NO_COLOR: "1", FORGE_WORKSPACE: workspace, FORGE_EVIDENCE: evidence, ...options.env },
+        // English unless a test asks otherwise: what a test reads must not depend on the machine's locale.
+        env: { ...env, CI: "true", NO_COLOR: "1", FORGE_LANG: "en", FORGE_WORKSPACE: workspace, FORGE_EVIDENCE: evidence, ...options.env },
         timeout: 60_000,
       },
       (error, stdout, stderr) => {
