@@ -13,11 +13,15 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
-/** A locale tag as the system writes it (`zh_CN.UTF-8`, `zh-Hans`, `en_US`) read as one of the editions. */
+/**
+ * A locale tag as the system writes it (`zh_CN.UTF-8`, `zh-Hans`, `en_US`) read as one of the editions.
+ * `C` and `POSIX` (with a codeset too: `C.UTF-8`, the default of many containers) state no language.
+ */
 export function editionOf(tag: string | undefined): Locale | null {
   if (!tag) return null;
   const lower = tag.trim().toLowerCase();
-  if (lower === "" || lower === "c" || lower === "posix") return null;
+  const language = lower.split(/[.@]/)[0];
+  if (language === "" || language === "c" || language === "posix") return null;
   return lower.startsWith("zh") ? "zh-CN" : "en";
 }
 
