@@ -534,10 +534,10 @@ ${lines}
     unreadableEvidence: "无法读取",
     blocked: (module, what) => `${module} ${NOT_A_FILE_ZH[what]}，不是文件：请把它移开，在那里写你的模块`,
     notStarted: (lesson, module) => `先读 ${lesson}，再创建 ${module}`,
-    copied: (module) => `${module} 是课程的参考实现，不是你的作品：请自己写一份（npm run lab -- restore 能找回被 start 替换的文件）`,
+    copied: (module) => `${module} 是课程的参考实现，而不是你的代码：请自己实现（npm run lab -- restore 能找回被 start 替换的文件）`,
     rerunUnreadable: (run) => `重新运行 ${run}：上次的证据文件无法读取`,
     run: (run) => `运行 ${run}`,
-    passed: `在课程网站的${zhTerm("Self-check")}中载入它的 verification.json（npm start），然后继续`,
+    passed: `在课程网站的${zhTerm("Self-check")}中载入它的 verification.json（npm start），然后进入下一阶段`,
     changed: (run) => `重新运行 ${run}：通过之后你的代码有改动`,
     create: (module, run) => `创建 ${module}，然后运行 ${run}`,
     unfinished: (run) => `运行 ${run}：上次运行没有跑完全部测试`,
@@ -556,12 +556,12 @@ ${lines}
 
   start: {
     actions: { create: "新建", overwrite: "覆盖", leave: "不变", keep: "保留" },
-    yourWork: (stage) => `你在 ${stage} 的作品`,
+    yourWork: (stage) => `你为 ${stage} 写的代码`,
     differs: (stage) => `与 ${stage} 的参考实现不同`,
     reference: (stage) => `${stage} 的参考实现`,
     notAFile: (path, what) => `${path} ${NOT_A_FILE_ZH[what]}，不是文件：请把它移开，再重新运行命令。未做任何改动。`,
     interrupted: (command, pid, startedAt, backup) =>
-      `注意：之前有一条 lab 命令没有完成（“${command}”，进程 ${pid}，${startedAt}）。${
+      `注意：之前有一条 lab 命令没有完成（“${command}”，进程 ${pid}，开始于 ${startedAt}）。${
         backup ? `它的备份在 .lab/backups/${backup}/：npm run lab -- restore ${backup} 可以撤销它做的改动。` : "它还没有改动任何东西。"
       }`,
     swept: (count, files) => `已删除中断的写入在 workspace/forge/tools/ 中留下的 ${count} 个临时文件：${files}`,
@@ -658,7 +658,7 @@ ${lines}
               : `意外失败：${reason.failure}`,
         )
         .join("；")}`,
-    repairInProgress: (file) => `${file} 里是你正在进行的修复；要从有故障的模块重新开始，请加 --yes 重新运行。`,
+    repairInProgress: (file) => `${file} 中有你尚未完成的修复；要从有故障的模块重新开始，请加 --yes 重新运行。`,
     copied: (file) => `已把有故障的模块复制到 ${file}。`,
     repairThen: (args) => `在那里修复它，然后运行：npm run lab -- fault ${args} --check`,
     noRepair: (args) => `还没有可检查的修复：请先运行 npm run lab -- fault ${args} --open。`,
@@ -714,14 +714,14 @@ ${lines}
 
   class: {
     notAFolder: (folder) => `${folder} 不是文件夹：请给出每名学员各占一个文件夹或 artifact .zip 的那个文件夹。`,
-    summary: (learners, passed, skipped) => `${learners} 名学员，共通过 ${passed} 个阶段；跳过 ${skipped} 项（页面中列出）。`,
+    summary: (learners, passed, skipped) => `${learners} 名学员，共通过 ${passed} 个阶段；跳过 ${skipped} 项（详见页面）。`,
     wrote: (file) => `已写出 ${file}`,
   },
 
   test: {
-    notWritten: (module, file) => `forge/tools/${module} 还没有写：请创建 ${file}。`,
+    notWritten: (module, file) => `forge/tools/${module} 尚未编写：请创建 ${file}。`,
     notWrittenExplained: (module, file, lesson, section, earlier) =>
-      `forge/tools/${module} 还没有写：请创建 ${file}（见 ${lesson} 的“${section}”一节）。${
+      `forge/tools/${module} 尚未编写：请创建 ${file}（说明见 ${lesson} 的“${section}”一节）。${
         earlier ? `它属于更早的阶段 ${earlier}。` : ""
       }`,
     notInTree: (module, tree, stage) => `${stage} 的 ${tree} 树中没有 forge/tools/${module}。`,
