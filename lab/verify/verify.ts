@@ -384,8 +384,9 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     {
       test: {
         projects: [
-          ...projects.map((project) => stageProject(catalog, project, [evidence])),
-          ...faultProjects.map(({ project }) => stageProject(catalog, project)),
+          // verify's report is the authors', in English; it judges a missing module by its error's name.
+          ...projects.map((project) => stageProject(catalog, project, { locale: "en", plugins: [evidence] })),
+          ...faultProjects.map(({ project }) => stageProject(catalog, project, { locale: "en" })),
           ...SUITES.map((suite) => suite.project),
         ],
       },
