@@ -4,7 +4,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../catalog/catalog.js";
+import { loadCatalog, moduleOwners } from "../catalog/catalog.js";
+import { treeFor } from "../trees/trees.js";
+import { MISSING_MODULE_ERROR, missingModuleMessage } from "../vitest/resolver.js";
 import { codeBlockProblems, codeBlocks, lessonParityProblems, pageParityProblems, type TwinPage } from "../authoring/editions.js";
 import { BLOCK_NAMES, BLOCKS, headingProblems, renderBlock, sectionTitles, SECTIONS, type LessonSources } from "../authoring/lesson.js";
 import { scaffold } from "../authoring/scaffold.js";
@@ -12,7 +14,8 @@ import { failureSchema } from "../catalog/failure-schema.js";
 import { stageSchema } from "../catalog/stage-schema.js";
 import { contractEditionProblems, contractIn, specEditionProblems, specIn } from "../i18n/content.js";
 import { GLOSSARY, glossaryPage, term } from "../i18n/glossary.js";
-import { localized, ROOT } from "../core/layout.js";
+import { messages } from "../i18n/messages.js";
+import { localized, repoPath, ROOT } from "../core/layout.js";
 import { committedSummary } from "../mutation/stage.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 import { judgeTwin } from "../verify/verify.js";
@@ -188,3 +191,34 @@ it.skipIf(process.platform === "win32")(
     expect(judgeTwin(stage), "the real twin").toEqual({ ok: true, summary: "in parity", problems: [] });
   },
 );
+
+/** Every "ModuleNotWritten: …" line a page quotes, in code or inline. */
+const quotedMissingLines = (text: string) => [...text.matchAll(/ModuleNotWritten: [^`\n]+/g)].map((match) => match[0]);
+
+it("quotes the missing-module line exactly as npm test prints it, in English in both editions' code and in Chinese in the twin's prose", () => {
+  const catalog = loadCatalog();
+  const owners = moduleOwners(catalog);
+  for (const stage of catalog.stages) {
+    const tree = treeFor(catalog, stage, "workspace");
+    const printed = (locale: "en" | "zh-CN") =>
+      new Set([...owners.keys()].map((name) => `${MISSING_MODULE_ERROR}: ${missingModuleMessage({ stage, tree, owners, locale }, name)}`));
+    const english = quotedMissingLines(read(localized(repoPath(stage.readmePath), "en")));
+    const twin = quotedMissingLines(read(localized(repoPath(stage.readmePath), "zh-CN")));
+    expect(english.length, `${stage.id}: lines quoted in the English lesson`).toBeGreaterThan(0);
+    for (const line of english) expect(printed("en"), `${stage.id}: the English lesson quotes`).toContain(line);
+    const [inCode, inProse] = [twin.filter((line) => printed("en").has(line)), twin.filter((line) => !printed("en").has(line))];
+    expect(inCode, `${stage.id}: the twin's code blocks quote the English lines`).toEqual(english);
+    expect(inProse.length, `${stage.id}: the twin gives each line in Chinese too`).toBe(english.length);
+    for (const line of inProse) expect(printed("zh-CN"), `${stage.id}: the twin quotes, in Chinese`).toContain(line);
+  }
+});
+
+it("quotes the first line of `lab hint` as the CLI prints it, in each edition", () => {
+  for (const stage of loadCatalog().stages) {
+    const total = stage.spec?.hints.length ?? 0;
+    for (const locale of ["en", "zh-CN"] as const) {
+      const line = messages(locale).hint.shown(stage.nn, stage.slug, 1, total, "…");
+      expect(read(localized(repoPath(stage.readmePath), locale)), `${stage.id}: the ${locale} lesson quotes`).toContain(line);
+    }
+  }
+});
