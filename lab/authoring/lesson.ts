@@ -260,9 +260,6 @@ export const FOLD_SUMMARIES: Readonly<Record<Locale, string>> = {
   "zh-CN": `${term("Open when stuck", "zh-CN")}：`,
 };
 
-/** The English fold summary's opening words. */
-export const FOLD_SUMMARY = FOLD_SUMMARIES.en;
-
 /** A part of a lesson the challenge path hides: a `<details>` block in the lesson's prose. */
 export interface Fold {
   /** What the summary says is inside, after "Open when stuck: ". */
