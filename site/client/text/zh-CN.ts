@@ -97,7 +97,7 @@ export const WORDS: SiteText = {
     limitsHtml: "它无法证明的是：没有人手工改过这个文件。一个班级可以信任的结果，来自你仓库的 CI 运行，而不是你机器上的一个文件。",
     chooseHtml: "选择 <code>verification.json</code>",
     dropHint: "或者把文件拖到这里",
-    localEvidence: "本检出中的证据文件",
+    localEvidence: "本仓库检出中的证据文件",
   },
   client: {
     storageRefused: "这个浏览器在这里拒绝本地存储：进度只保留到你离开本页为止。",
@@ -128,8 +128,8 @@ export const WORDS: SiteText = {
     wholeFile: "（文件）",
     issues: (shown, more) => `${shown.join("；")}${more > 0 ? `（另有 ${more} 处）` : ""}`,
     schemaMismatch: (issues) => `这个文件不符合验证文件的 schema：${issues}。`,
-    unknownStage: (stage) => `这个文件属于 "${stage}"，它不是本课程的阶段。`,
-    otherExperiment: (named, stage, expected) => `这个文件写的实验是 "${named}"，但 ${stage} 的实验是 "${expected}"。`,
+    unknownStage: (stage) => `这个文件属于“${stage}”，它不是本课程的阶段。`,
+    otherExperiment: (named, stage, expected) => `这个文件写的实验是“${named}”，但 ${stage} 的实验是“${expected}”。`,
     targets: {
       workspace: "你自己在 workspace/ 中的代码",
       solution: "参考实现",
@@ -151,9 +151,9 @@ export const WORDS: SiteText = {
       `文件列出了 ${names.length} 个 ${stage} 没有的测试：${quoteList(names)}。改过名的测试或旧版课程的结果都不计入：请重新运行 npm test -- stage-${nn}。`,
     strayFiles: (stage, files) => `文件中列出了 ${stage} 没有的测试文件：${quoteList(files)}。`,
     missingTests: (names, total) => `本阶段的 ${total} 个测试中，有 ${names.length} 个没有出现在文件里：${quoteList(names)}。`,
-    notPassedTests: (tests) => `有 ${tests.length} 个测试没有通过：${tests.map((test) => `"${test.name}"（${test.status}）`).join("、")}。`,
+    notPassedTests: (tests) => `有 ${tests.length} 个测试没有通过：${tests.map((test) => `“${test.name}”（${test.status}）`).join("、")}。`,
     loadErrors: (count, first) => `有 ${count} 个测试文件没有加载：${first}`,
-    ciUrl: (url, runId, repository) => `CI 运行的 URL ${url} 不是 ${repository} 第 ${runId} 次运行的 URL，所以文件被改过。`,
+    ciUrl: (url, runId, repository) => `CI 运行的 URL ${url} 不是 ${repository} 的运行 ${runId} 的 URL，所以文件被改过。`,
     ciCommit: (built, recorded) => `CI 运行构建的是提交 ${built}，文件记录的检出却在 ${recorded}，所以文件被改过。`,
     runners: {
       "self-hosted": "，运行在自托管的 runner 上，这并不比本地运行证明得更多",
