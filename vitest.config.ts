@@ -1,22 +1,33 @@
-// `npm test -- stage-01` runs stage 01's tests against the tree FORGE_TARGET names (default: workspace/).
+// `npm test -- stage-01` runs stage 01's tests against the tree FORGE_TARGET names (default: workspace/),
+// and says what a learner must do in the language the lab CLI would use (FORGE_LANG, else the system's).
 import { configDefaults, defineConfig } from "vitest/config";
 import { parseCLI } from "vitest/node";
 import { loadCatalog } from "./lab/catalog/catalog.js";
 import { ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
 import { evidencePlugin } from "./lab/evidence/plugin.js";
-import { parseTarget, treeFor, UnknownTargetError, type Target } from "./lab/trees/trees.js";
+import type { Locale } from "./lab/i18n/locale.js";
+import { chooseLocale, messages } from "./lab/i18n/messages.js";
+import { parseTarget, TARGETS, treeFor, UnknownTargetError, type Target } from "./lab/trees/trees.js";
 
-function targetFromEnvironment(): Target {
+function editionFromEnvironment(): Locale {
+  const chosen = chooseLocale();
+  if ("locale" in chosen) return chosen.locale;
+  console.error(chosen.error);
+  process.exit(2);
+}
+
+function targetFromEnvironment(locale: Locale): Target {
   try {
     return parseTarget(process.env.FORGE_TARGET);
   } catch (error) {
     if (!(error instanceof UnknownTargetError)) throw error;
-    console.error(error.message);
+    console.error(messages(locale).cli.notATarget("FORGE_TARGET", error.value, TARGETS));
     process.exit(2);
   }
 }
 
-const target = targetFromEnvironment();
+const locale = editionFromEnvironment();
+const target = targetFromEnvironment(locale);
 const catalog = loadCatalog();
 for (const problem of catalog.problems) console.warn(`warning: ${problem.file}: ${problem.message}`);
 const { filter } = parseCLI(["vitest", ...process.argv.slice(2)], { allowUnknownOptions: true });
@@ -27,7 +38,7 @@ const evidence = evidencePlugin(new ProjectIndex(catalog, projects));
 
 export default defineConfig({
   test: {
-    projects: projects.map((project) => stageProject(catalog, project, [evidence])),
+    projects: projects.map((project) => stageProject(catalog, project, { locale, plugins: [evidence] })),
     // A learner file appearing or changing reruns the tests that may now find it.
     forceRerunTriggers:
       target === "workspace" ? [...configDefaults.forceRerunTriggers, "**/workspace/forge/**"] : configDefaults.forceRerunTriggers,

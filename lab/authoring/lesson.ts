@@ -111,12 +111,12 @@ export const BLOCK_WORDS = {
     acceptance: (run: string) => `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``,
     none: "none",
     diagnosis: "Diagnosis, in order:",
-    fixPrinciple: "**Fix principle.**",
+    fixPrinciple: "**Fix principle.** ",
     moreFaults: (count: number, fault: string) =>
       `This stage has ${count === 1 ? "one more fault, with its own contract and tree" : `${count} more faults, each with its own contract and tree`}; \`npm run lab -- fault ${fault} --list\` lists them and \`npm run lab -- fault ${fault} <fault-id>\` demonstrates one:`,
     caughtBy: (test: string) => `, caught by "${test}"`,
     scenario: (title: string, scenario: string) => `**${title}** (${scenario})`,
-    whatChanges: "*What changes:*",
+    whatChanges: "*What changes:* ",
     doneWhen: "Done when:",
     testsThatCheck: "Tests that check it:",
     mastery: "These tests must pass against your own code in `workspace/`:",
@@ -126,12 +126,12 @@ export const BLOCK_WORDS = {
     acceptance: (run: string) => `\`${run}\` 通过之前为 \`pending\`；每次运行都会在 \`verification.json\` 中记下 \`passed\` 或 \`failed\``,
     none: "无",
     diagnosis: "诊断顺序：",
-    fixPrinciple: "**修复原则。**",
+    fixPrinciple: "**修复原则**：",
     moreFaults: (count: number, fault: string) =>
-      `本阶段还有 ${count} 个故障，每个都有自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出它们，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
-    caughtBy: (test: string) => `，由 "${test}" 捕获`,
+      `本阶段还有 ${count} 个故障，${count === 1 ? "它有" : "每个都有"}自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出它们，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
+    caughtBy: (test: string) => `，由“${test}”捕获`,
     scenario: (title: string, scenario: string) => `**${title}**（${scenario}）`,
-    whatChanges: "*改变的条件：*",
+    whatChanges: "*改变的条件*：",
     doneWhen: "完成标准：",
     testsThatCheck: "检查它的测试：",
     mastery: "这些测试必须在你自己的 `workspace/` 代码上通过：",
@@ -182,13 +182,13 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
           : `\n\n${words.moreFaults(others.length, String(stage.number))}\n\n${others
               .map((fault) => `- \`${fault.id}\`${fault.contract ? words.caughtBy(fault.contract.targetTest) : ""}`)
               .join("\n")}`;
-      return `${table(rows)}\n\n${words.diagnosis}\n\n${steps}\n\n${words.fixPrinciple} ${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\`${more}`;
+      return `${table(rows)}\n\n${words.diagnosis}\n\n${steps}\n\n${words.fixPrinciple}${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\`${more}`;
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;
       const list = criteria.map((item) => `- ${item}`).join("\n");
       const names = tests.map((test) => `- ${test}`).join("\n");
-      return `${words.scenario(title, scenarioLabel(scenario, locale))}\n\n${words.whatChanges} ${change}\n\n${task}\n\n${words.doneWhen}\n\n${list}\n\n${words.testsThatCheck}\n\n${names}`;
+      return `${words.scenario(title, scenarioLabel(scenario, locale))}\n\n${words.whatChanges}${change}\n\n${task}\n\n${words.doneWhen}\n\n${list}\n\n${words.testsThatCheck}\n\n${names}`;
     }
     case "design":
       return `**${spec.design.question}**\n\n${details(label("What a strong answer contains"), spec.design.rubric.map((item) => `- ${item}`).join("\n"))}`;

@@ -118,7 +118,7 @@ export function pathCells(stage: PathStage, path: readonly PathStage[], locale: 
 /** The path table's columns in each edition: the code host's table and the site's say the same. */
 export const PATH_COLUMNS = {
   en: ["Stage", "Depends on", "Provides", "Constrained by"],
-  "zh-CN": ["阶段", "依赖能力", "为后续提供", "受这些约束"],
+  "zh-CN": ["阶段", "依赖", "提供", "受什么约束"],
 } as const satisfies Record<Locale, readonly [string, string, string, string]>;
 
 const PATH_WORDS = {

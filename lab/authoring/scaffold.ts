@@ -6,7 +6,10 @@ import { writeFileAtomic } from "../core/files.js";
 import { dirs, modulePath, moduleFile, repoPath, stageFiles } from "../core/layout.js";
 import { type Catalog } from "../catalog/catalog.js";
 import { MODULE_NAME, STAGE_ID } from "../catalog/names.js";
-import { BLOCK_NAMES, BLOCKS, SECTIONS } from "./lesson.js";
+import { BLOCK_NAMES, BLOCKS, SECTIONS, sectionTitles } from "./lesson.js";
+import { switchLine } from "./editions.js";
+import { localized } from "../core/layout.js";
+import { TWIN_LOCALE, type Locale } from "../i18n/locale.js";
 
 /** The mark of a piece the author still has to write. */
 export const PLACEHOLDER = "PLACEHOLDER";
@@ -30,14 +33,25 @@ function title(slug: string): string {
   return [words[0] ? words[0].charAt(0).toUpperCase() + words[0].slice(1) : "", ...words.slice(1)].join(" ");
 }
 
-function readme(nn: string, slug: string, module: string): string {
-  const sections = SECTIONS.map((section) => {
+/** The lesson skeleton in one edition: its title, the link to the other edition, the twelve sections with their empty blocks. */
+function readme(nn: string, slug: string, module: string, locale: Locale): string {
+  const titles = sectionTitles(locale);
+  const sections = SECTIONS.map((section, index) => {
     const blocks = BLOCK_NAMES.filter((name) => BLOCKS[name] === section).map(
       (name) => `\n<!-- forge:${name} -->\n<!-- /forge:${name} -->\n`,
     );
-    return `## ${section}\n\n${todo(`write the "${section}" section (see stage 02's for what it holds).`)}\n${blocks.join("")}`;
+    const heading = titles[index] ?? section;
+    const what =
+      locale === "en" ? `write the "${section}" section (see stage 02's for what it holds).` : `write the "${heading}" section in Chinese.`;
+    return `## ${heading}\n\n${todo(what)}\n${blocks.join("")}`;
   });
-  return `# Stage ${nn} · ${title(slug)}\n\n${todo(`one paragraph: what the learner writes (workspace/${modulePath(module)}) and why.`)}\n\n${sections.join("\n")}`;
+  const other = locale === "en" ? switchLine(localized("README.md", TWIN_LOCALE), TWIN_LOCALE) : switchLine("README.md", "en");
+  const heading = locale === "en" ? `Stage ${nn} · ${title(slug)}` : `阶段 ${nn} · ${todo("the title in Chinese.")}`;
+  const opening =
+    locale === "en"
+      ? `one paragraph: what the learner writes (workspace/${modulePath(module)}) and why.`
+      : "the opening paragraph in Chinese.";
+  return `# ${heading}\n\n${other}\n\n${todo(opening)}\n\n${sections.join("\n")}`;
 }
 
 /** The files of a new stage, or an error message when the request cannot become one. */
@@ -82,6 +96,24 @@ export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold |
     },
     design: { question: todo("a design question."), rubric: [todo("what a strong answer contains."), todo("and what else.")] },
     mastery: [1, 2, 3].map((n) => todo(`the name of test ${n}.`)),
+    [TWIN_LOCALE]: {
+      title: todo("the title in Chinese."),
+      summary: todo("the summary in Chinese."),
+      scenario: todo("the input scenario in Chinese."),
+      prediction: {
+        question: todo("the question in Chinese."),
+        options: [1, 2, 3, 4].map((n) => todo(`option ${n} in Chinese.`)),
+        why: todo("why, in Chinese."),
+      },
+      hints: [todo("hint 1 in Chinese."), todo("hint 2 in Chinese.")],
+      transfer: {
+        title: todo("the transfer challenge in Chinese."),
+        change: todo("what changes, in Chinese."),
+        task: todo("the task in Chinese."),
+        criteria: [todo("the criterion in Chinese.")],
+      },
+      design: { question: todo("the design question in Chinese."), rubric: [todo("rubric 1 in Chinese."), todo("rubric 2 in Chinese.")] },
+    },
   };
   const contract = {
     $schema: "../failure.schema.json",
@@ -92,6 +124,10 @@ export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold |
     alsoFailing: [],
     diagnosis: [todo("the first diagnosis step."), todo("the next one.")],
     fixPrinciple: todo("the principle of the fix."),
+    [TWIN_LOCALE]: {
+      diagnosis: [todo("the first diagnosis step in Chinese."), todo("the next one in Chinese.")],
+      fixPrinciple: todo("the principle of the fix in Chinese."),
+    },
   };
   const test = `import { expect, it } from "vitest";
 import * as module from "forge/tools/${module}";
@@ -104,7 +140,8 @@ it("${todo("name this test for the property it proves")}", () => {
   return {
     id,
     files: [
-      { file: files.readme, content: readme(nn, slug, module) },
+      { file: files.readme, content: readme(nn, slug, module, "en") },
+      { file: localized(files.readme, TWIN_LOCALE), content: readme(nn, slug, module, TWIN_LOCALE) },
       { file: files.spec, content: `${JSON.stringify(spec, null, 2)}\n` },
       { file: files.test(module), content: test },
       { file: moduleFile(files.solution, module), content: stub },

@@ -2,12 +2,12 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../core/files.js";
+import type { Messages } from "../i18n/messages.js";
 import { CommandError, type Output } from "./shared.js";
 
-export async function classReport(folder: string, out: string | undefined, output: Output): Promise<number> {
+export async function classReport(folder: string, out: string | undefined, output: Output, text: Messages): Promise<number> {
   const input = resolve(folder);
-  if (!existsSync(input) || !lstatSync(input).isDirectory())
-    throw new CommandError(`${folder} is not a folder: give the folder that holds one folder or artifact .zip per learner.`);
+  if (!existsSync(input) || !lstatSync(input).isDirectory()) throw new CommandError(text.class.notAFolder(folder));
   const target = resolve(out ?? input);
   // The site's modules: the report judges with the self-check and the course data the site embeds.
   const [{ buildClassReport, classCsv, classHtml, REPORT_FILES }, { courseData, loadCourse }] = await Promise.all([
@@ -20,10 +20,8 @@ export async function classReport(folder: string, out: string | undefined, outpu
   writeFileAtomic(html, classHtml(report, folder));
   writeFileAtomic(csv, classCsv(report));
   const passed = report.learners.reduce((sum, learner) => sum + learner.passed, 0);
-  output.out(
-    `${report.learners.length} learners, ${passed} stage(s) passed in all; ${report.notes.length} thing(s) skipped (listed in the page).`,
-  );
-  output.out(`wrote ${html}`);
-  output.out(`wrote ${csv}`);
+  output.out(text.class.summary(report.learners.length, passed, report.notes.length));
+  output.out(text.class.wrote(html));
+  output.out(text.class.wrote(csv));
   return 0;
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import semver from "semver";
 import { findBrowser, launchOptions, type BrowserLookup } from "../core/browser.js";
 import { dirs, ROOT } from "../core/layout.js";
+import type { Messages } from "../i18n/messages.js";
 import type { Output } from "./shared.js";
 
 export interface Finding {
@@ -20,30 +21,24 @@ function supportedNode(): string {
 }
 
 /** Whether a Node.js version is one `engines` allows, and what to do when it is not. */
-export function checkNode(version: string, range: string): Finding {
+export function checkNode(version: string, range: string, text: Messages): Finding {
   const ok = semver.satisfies(version, range);
-  return {
-    ok,
-    check: `Node.js ${version}`,
-    detail: ok
-      ? `supported (package.json engines: ${range})`
-      : `package.json engines asks for ${range}: install a current Node.js 20 or 22`,
-  };
+  return { ok, check: text.doctor.node(version), detail: ok ? text.doctor.nodeSupported(range) : text.doctor.nodeUnsupported(range) };
 }
 
 /** Finds the browser and starts it once, so "found" means it runs here. */
-async function checkBrowser(lookup: BrowserLookup): Promise<Finding> {
-  const check = "Chromium for the site's browser tests";
-  if (!lookup.found) return { ok: false, check, detail: `${lookup.reason}; only npm run verify needs it` };
+async function checkBrowser(lookup: BrowserLookup, text: Messages): Promise<Finding> {
+  const check = text.doctor.browser;
+  if (!lookup.found) return { ok: false, check, detail: text.doctor.noBrowser(lookup.problem, lookup.reason) };
   try {
     const { chromium } = await import("playwright-core");
     const browser = await chromium.launch(launchOptions(lookup.found));
     const version = browser.version();
     await browser.close();
-    return { ok: true, check, detail: `${lookup.found.description}, version ${version}` };
+    return { ok: true, check, detail: text.doctor.browserFound(lookup.found, version) };
   } catch (error) {
     const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-    return { ok: false, check, detail: `${lookup.found.description} was found but does not start: ${reason}` };
+    return { ok: false, check, detail: text.doctor.browserFails(lookup.found, reason) };
   }
 }
 
@@ -60,7 +55,7 @@ function canWrite(folder: string): boolean {
   }
 }
 
-export async function diagnose(lookup: BrowserLookup = findBrowser()): Promise<Finding[]> {
+export async function diagnose(text: Messages, lookup: BrowserLookup = findBrowser()): Promise<Finding[]> {
   const require = createRequire(join(ROOT, "package.json"));
   const missing = ["vitest", "tsx", "zod", "typescript", "playwright-core"].filter((name) => {
     try {
@@ -70,37 +65,27 @@ export async function diagnose(lookup: BrowserLookup = findBrowser()): Promise<F
       return true;
     }
   });
+  const { doctor } = text;
+  const workspaceWritable = canWrite(dirs.workspace);
+  const evidenceWritable = canWrite(dirs.evidence);
+  const tsconfig = existsSync(join(dirs.workspace, "tsconfig.json"));
   return [
-    checkNode(process.versions.node, supportedNode()),
+    checkNode(process.versions.node, supportedNode(), text),
     {
       ok: missing.length === 0,
-      check: "dependencies",
-      detail: missing.length === 0 ? "installed" : `missing ${missing.join(", ")}: run npm ci in the repository`,
+      check: doctor.dependencies,
+      detail: missing.length === 0 ? doctor.installed : doctor.missing(text.list(missing)),
     },
-    {
-      ok: canWrite(dirs.workspace),
-      check: "workspace/ is writable",
-      detail: canWrite(dirs.workspace) ? "yes" : "no: check the folder's owner and permissions",
-    },
-    {
-      ok: canWrite(dirs.evidence),
-      check: "evidence/ is writable",
-      detail: canWrite(dirs.evidence) ? "yes" : "no: test runs cannot record their results; check the folder's permissions",
-    },
-    {
-      ok: existsSync(join(dirs.workspace, "tsconfig.json")),
-      check: "workspace/tsconfig.json",
-      detail: existsSync(join(dirs.workspace, "tsconfig.json"))
-        ? "present: your editor checks workspace/ with the settings the tests use"
-        : "missing: the tests type-check your code with it; bring it back with git checkout -- workspace/tsconfig.json",
-    },
-    await checkBrowser(lookup),
+    { ok: workspaceWritable, check: doctor.workspaceWritable, detail: workspaceWritable ? doctor.yes : doctor.workspaceNotWritable },
+    { ok: evidenceWritable, check: doctor.evidenceWritable, detail: evidenceWritable ? doctor.yes : doctor.evidenceNotWritable },
+    { ok: tsconfig, check: "workspace/tsconfig.json", detail: tsconfig ? doctor.tsconfigPresent : doctor.tsconfigMissing },
+    await checkBrowser(lookup, text),
   ];
 }
 
-export function printDoctor(findings: readonly Finding[], output: Output): boolean {
-  for (const finding of findings) output.out(`${finding.ok ? "✔" : "✘"} ${finding.check}: ${finding.detail}`);
+export function printDoctor(findings: readonly Finding[], output: Output, text: Messages): boolean {
+  for (const finding of findings) output.out(text.doctor.finding(finding.ok, finding.check, finding.detail));
   const problems = findings.filter((finding) => !finding.ok).length;
-  output.out(problems === 0 ? "Ready for class." : `${problems} problem(s) to fix before class.`);
+  output.out(problems === 0 ? text.doctor.ready : text.doctor.problems(problems));
   return problems === 0;
 }

@@ -6,6 +6,7 @@ import { repoPath } from "../core/layout.js";
 import { evidenceFile } from "../evidence/build.js";
 import { ctrfProblems, EXPORT_FORMATS, toCtrf, toJunit, type ExportFormat } from "../evidence/export.js";
 import { readVerification } from "../evidence/schema.js";
+import type { Messages } from "../i18n/messages.js";
 import { CommandError, targetOption, UsageError, type Output } from "./shared.js";
 
 export interface ExportOptions {
@@ -16,55 +17,51 @@ export interface ExportOptions {
 }
 
 const FILE_NAMES: Readonly<Record<ExportFormat, string>> = { ctrf: "ctrf-report.json", junit: "junit.xml" };
+const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = { ctrf: "CTRF", junit: "JUnit XML" };
 
-export function exportStage(stage: Stage, options: ExportOptions, output: Output): number {
+export function exportStage(stage: Stage, options: ExportOptions, output: Output, text: Messages): number {
   const format = EXPORT_FORMATS.find((known) => known === options.format);
   if (!format) {
     throw new UsageError(
-      options.format === undefined
-        ? `name a format: --format ${EXPORT_FORMATS.join(" or --format ")}`
-        : `"${options.format}" is not a format: use ${EXPORT_FORMATS.join(" or ")}`,
+      options.format === undefined ? text.export.nameAFormat(EXPORT_FORMATS) : text.export.notAFormat(options.format, EXPORT_FORMATS),
     );
   }
-  const target = targetOption(options.target);
+  const target = targetOption(options.target, text);
   const source = evidenceFile(stage, target);
   const state = readFileState(source);
   if (state.kind === "missing")
     throw new CommandError(
-      `${repoPath(source)} does not exist yet: run npm run lab -- test ${stage.nn}${target === "workspace" ? "" : ` --target ${target}`} first.`,
+      text.export.noEvidence(repoPath(source), `npm run lab -- test ${stage.nn}${target === "workspace" ? "" : ` --target ${target}`}`),
     );
-  if (state.kind === "other") throw new CommandError(`${repoPath(source)} is ${state.what}, not a file.`);
+  if (state.kind === "other") throw new CommandError(text.export.notAFile(repoPath(source), state.what));
   let data: unknown;
   try {
     data = JSON.parse(state.bytes.toString("utf8"));
   } catch (error) {
-    throw new CommandError(`${repoPath(source)} is not JSON (${error instanceof Error ? error.message : String(error)}): rerun the tests.`);
+    throw new CommandError(text.export.notJson(repoPath(source), error instanceof Error ? error.message : String(error)));
   }
   const read = readVerification(data);
   if (!read.ok) {
     const issue = read.issues[0];
     throw new CommandError(
-      `${repoPath(source)} is not a verification file: ${issue ? `${issue.path.map(String).join(".")}: ${issue.message}` : "invalid"}.`,
+      text.export.notEvidence(repoPath(source), issue ? `${issue.path.map(String).join(".")}: ${issue.message}` : null),
     );
   }
-  let text: string;
+  let body: string;
   if (format === "ctrf") {
     const report = toCtrf(read.verification);
     const problems = ctrfProblems(report);
-    if (problems.length > 0)
-      throw new CommandError(`the CTRF report of ${stage.id} does not pass the ctrf validator: ${problems.join("; ")}`);
-    text = `${JSON.stringify(report, null, 2)}\n`;
+    if (problems.length > 0) throw new CommandError(text.export.invalidCtrf(stage.id, problems.join("; ")));
+    body = `${JSON.stringify(report, null, 2)}\n`;
   } else {
-    text = toJunit(read.verification);
+    body = toJunit(read.verification);
   }
   if (options.out === "-") {
-    output.out(text.trimEnd());
+    output.out(body.trimEnd());
     return 0;
   }
   const file = options.out ? resolve(options.out) : join(dirname(source), FILE_NAMES[format]);
-  writeFileAtomic(file, text);
-  output.out(
-    `wrote ${repoPath(file)} (${format === "ctrf" ? "CTRF" : "JUnit XML"}, ${read.verification.tests.length} tests, from ${repoPath(source)})`,
-  );
+  writeFileAtomic(file, body);
+  output.out(text.export.wrote(repoPath(file), FORMAT_NAMES[format], read.verification.tests.length, repoPath(source)));
   return 0;
 }

@@ -10,7 +10,9 @@ import { evaluateContract } from "../verify/judge-contract.js";
 import { writeFileAtomic } from "../core/files.js";
 import { dirs, repoPath } from "../core/layout.js";
 import { runStageTests } from "../vitest/run-stage.js";
-import { paint } from "../core/style.js";
+import { displayWidth, padDisplay, paint } from "../core/style.js";
+import { contractIn } from "../i18n/content.js";
+import type { Messages, NotReproduced } from "../i18n/messages.js";
 import { faultTree, repairTree } from "../trees/trees.js";
 import { CommandError, fileHash, UsageError, type Output } from "./shared.js";
 
@@ -18,24 +20,23 @@ import { CommandError, fileHash, UsageError, type Output } from "./shared.js";
 export type ContractedFault = Fault & { readonly contract: FaultContract };
 
 /** The stage's fault named `id` (the default one when no id is given), with its contract. */
-export function requireFault(stage: Stage, id?: string): ContractedFault {
+export function requireFault(stage: Stage, id: string | undefined, text: Messages): ContractedFault {
   const fault = findFault(stage, id);
-  if (!fault) {
-    throw new UsageError(`${stage.id} has no fault "${id}". Its faults: ${stage.faults.map((known) => known.id).join(", ")}`);
-  }
+  if (!fault) throw new UsageError(text.fault.noSuchFault(stage.id, id, text.list(stage.faults.map((known) => known.id))));
   const { contract } = fault;
-  if (!contract) throw new CommandError(`${stage.id} has no valid contract for fault "${fault.id}" (${repoPath(fault.contractPath)}).`);
+  if (!contract) throw new CommandError(text.fault.noContract(stage.id, fault.id, repoPath(fault.contractPath)));
   return { ...fault, contract };
 }
 
 /** One line per fault of the stage: its id, whether it is the default, and the test that catches it. */
-export function listFaults(stage: Stage, output: Output): void {
+export function listFaults(stage: Stage, output: Output, text: Messages): void {
   const width = Math.max(...stage.faults.map((fault) => fault.id.length));
+  const roleWidth = displayWidth(text.fault.isDefault);
   for (const fault of stage.faults) {
-    const role = fault.isDefault ? "default" : "       ";
+    const role = padDisplay(fault.isDefault ? text.fault.isDefault : "", roleWidth);
     const caught = fault.contract
-      ? `caught by "${fault.contract.targetTest}"`
-      : `(contract missing or invalid: ${repoPath(fault.contractPath)})`;
+      ? text.fault.caughtBy(fault.contract.targetTest)
+      : text.fault.contractMissing(repoPath(fault.contractPath));
     output.out(`${fault.id.padEnd(width)}  ${role}  ${caught}`);
   }
 }
@@ -58,48 +59,58 @@ export function faultDiff(stage: Stage, fault: ContractedFault, colours = paint(
 }
 
 /** Runs the faulty tree and says whether the contract holds. True only when the fault is reproduced exactly. */
-export async function demonstrate(catalog: Catalog, stage: Stage, fault: ContractedFault, output: Output): Promise<boolean> {
+export async function demonstrate(
+  catalog: Catalog,
+  stage: Stage,
+  fault: ContractedFault,
+  output: Output,
+  text: Messages,
+): Promise<boolean> {
   const { contract } = fault;
+  // The diagnosis and fix principle in the edition's words (the English ones until the fault has them).
+  const words = contractIn(contract, text.locale) ?? contract;
   const colours = paint();
-  output.out(colours.bold(`Fault lab · ${stage.id} · fault "${contract.id}"`));
+  const { labels } = text.fault;
+  const width = Math.max(...Object.values(labels).map(displayWidth)) + 2;
+  output.out(colours.bold(text.fault.title(stage.id, contract.id)));
   output.out("");
-  output.out("Contract");
-  output.out(`  fault file        ${repoPath(join(fault.dir, contract.faultFile))}`);
-  output.out(`  target test       ${contract.targetTest}`);
-  output.out(`  expected failure  /${contract.expectedFailure}/`);
-  output.out(`  also failing      ${contract.alsoFailing.length === 0 ? "none" : contract.alsoFailing.join("; ")}`);
+  output.out(text.fault.contract);
+  output.out(`  ${padDisplay(labels.faultFile, width)}${repoPath(join(fault.dir, contract.faultFile))}`);
+  output.out(`  ${padDisplay(labels.targetTest, width)}${contract.targetTest}`);
+  output.out(`  ${padDisplay(labels.expectedFailure, width)}/${contract.expectedFailure}/`);
+  output.out(
+    `  ${padDisplay(labels.alsoFailing, width)}${contract.alsoFailing.length === 0 ? text.fault.nothing : contract.alsoFailing.join(text.fault.separator)}`,
+  );
   output.out("");
 
-  const { tests, loadErrors } = await runStageTests(catalog, stage, faultTree(catalog, stage, fault));
+  const { tests, loadErrors } = await runStageTests(catalog, stage, faultTree(catalog, stage, fault), text.locale);
   const result = evaluateContract(contract, tests, loadErrors);
-  output.out("What failed against the faulty tree");
+  output.out(text.fault.whatFailed);
   for (const test of tests.filter((candidate) => candidate.status !== "passed")) {
     output.out(`  ${colours.red("✘")} ${test.name}`);
     output.out(`      ${(test.failure?.message ?? test.status).split("\n")[0]}`);
   }
-  for (const error of loadErrors) output.out(`  ${colours.red("✘")} ${error.file} did not load: ${error.message}`);
-  output.out(`  (${tests.filter((test) => test.status === "passed").length} other tests passed)`);
+  for (const error of loadErrors) output.out(`  ${colours.red("✘")} ${text.fault.didNotLoad(error.file, error.message)}`);
+  output.out(text.fault.othersPassed(tests.filter((test) => test.status === "passed").length));
   output.out("");
-  output.out("Diagnosis, in order");
-  contract.diagnosis.forEach((step, index) => output.out(`  ${index + 1}. ${step}`));
+  output.out(text.fault.diagnosis);
+  words.diagnosis.forEach((step, index) => output.out(`  ${index + 1}. ${step}`));
   output.out("");
-  output.out(`Fix principle: ${contract.fixPrinciple}`);
+  output.out(text.fault.fixPrinciple(words.fixPrinciple));
   output.out("");
-  output.out("The fix, from the faulty module to the reference");
+  output.out(text.fault.theFix);
   output.out(faultDiff(stage, fault, colours));
   output.out("");
   if (result.reproduced) {
-    output.out(
-      colours.green("fault reproduced — this is not a fix: the named test caught the injected fault, exactly as the contract says."),
-    );
+    output.out(colours.green(text.fault.reproduced));
     return true;
   }
-  const reasons = [
-    ...(result.targetFailedByAssertion ? [] : [`"${contract.targetTest}" did not fail by an assertion`]),
-    ...(result.targetFailedByAssertion && !result.messageMatched ? [`its message does not match /${contract.expectedFailure}/`] : []),
-    ...result.unexpectedFailures.map((failure) => `unexpected: ${failure}`),
+  const reasons: NotReproduced[] = [
+    ...(result.targetFailedByAssertion ? [] : [{ kind: "not by an assertion" as const, test: contract.targetTest }]),
+    ...(result.targetFailedByAssertion && !result.messageMatched ? [{ kind: "message" as const, pattern: contract.expectedFailure }] : []),
+    ...result.unexpectedFailures.map((failure) => ({ kind: "unexpected" as const, failure })),
   ];
-  output.out(colours.red(`fault NOT reproduced: ${reasons.join("; ")}`));
+  output.out(colours.red(text.fault.notReproduced(reasons)));
   return false;
 }
 
@@ -114,35 +125,38 @@ function faultArgs(stage: Stage, fault: Pick<Fault, "id" | "isDefault">): string
 }
 
 /** Copies the faulty module into faultlab/ for a learner to repair; a repair in progress is never overwritten without consent. */
-export function openFaultLab(stage: Stage, fault: ContractedFault, yes: boolean, output: Output): void {
+export function openFaultLab(stage: Stage, fault: ContractedFault, yes: boolean, output: Output, text: Messages): void {
   const { contract } = fault;
   const source = join(fault.dir, contract.faultFile);
   const target = join(faultlabFolder(stage, fault), contract.faultFile);
-  const current = fileHash(target);
-  if (current !== null && current !== fileHash(source) && !yes) {
-    throw new CommandError(`${repoPath(target)} holds your repair in progress; rerun with --yes to start over from the faulty module.`);
-  }
+  const current = fileHash(target, text);
+  if (current !== null && current !== fileHash(source, text) && !yes) throw new CommandError(text.fault.repairInProgress(repoPath(target)));
   writeFileAtomic(target, readFileSync(source));
-  output.out(`Copied the faulty module to ${repoPath(target)}.`);
-  output.out(`Repair it there, then run: npm run lab -- fault ${faultArgs(stage, fault)} --check`);
+  output.out(text.fault.copied(repoPath(target)));
+  output.out(text.fault.repairThen(faultArgs(stage, fault)));
 }
 
 /** Runs the stage's tests with the learner's repaired module on top of the reference; true when all pass. */
-export async function checkFaultLab(catalog: Catalog, stage: Stage, fault: ContractedFault, output: Output): Promise<boolean> {
+export async function checkFaultLab(
+  catalog: Catalog,
+  stage: Stage,
+  fault: ContractedFault,
+  output: Output,
+  text: Messages,
+): Promise<boolean> {
   const { contract } = fault;
   const folder = faultlabFolder(stage, fault);
-  if (!existsSync(join(folder, contract.faultFile))) {
-    throw new CommandError(`There is no repair to check: run npm run lab -- fault ${faultArgs(stage, fault)} --open first.`);
-  }
-  const { tests, loadErrors } = await runStageTests(catalog, stage, repairTree(catalog, stage, folder));
+  if (!existsSync(join(folder, contract.faultFile))) throw new CommandError(text.fault.noRepair(faultArgs(stage, fault)));
+  const { tests, loadErrors } = await runStageTests(catalog, stage, repairTree(catalog, stage, folder), text.locale);
   const failing = tests.filter((test) => test.status !== "passed");
   const colours = paint();
+  const repair = repoPath(join(folder, contract.faultFile));
   if (failing.length === 0 && loadErrors.length === 0 && tests.length > 0) {
-    output.out(colours.green(`fixed: all ${tests.length} tests of ${stage.id} pass with ${repoPath(join(folder, contract.faultFile))}.`));
+    output.out(colours.green(text.fault.fixed(tests.length, stage.id, repair)));
     return true;
   }
-  output.out(colours.red(`not fixed: ${failing.length + loadErrors.length} problem(s) with ${repoPath(join(folder, contract.faultFile))}`));
+  output.out(colours.red(text.fault.notFixed(failing.length + loadErrors.length, repair)));
   for (const test of failing) output.out(`  ✘ ${test.name}: ${(test.failure?.message ?? test.status).split("\n")[0]}`);
-  for (const error of loadErrors) output.out(`  ✘ ${error.file} did not load: ${error.message}`);
+  for (const error of loadErrors) output.out(`  ✘ ${text.fault.didNotLoad(error.file, error.message)}`);
   return false;
 }

@@ -5,6 +5,8 @@ import * as z from "zod/mini";
 import type { Stage } from "../catalog/catalog.js";
 import { writeFileAtomic } from "../core/files.js";
 import { dirs } from "../core/layout.js";
+import { specIn } from "../i18n/content.js";
+import type { Messages } from "../i18n/messages.js";
 import { CommandError, type Output } from "./shared.js";
 
 const shownSchema = z.record(z.string(), z.int().check(z.nonnegative()));
@@ -19,30 +21,28 @@ function readShown(): Record<string, number> {
   }
 }
 
-/** "Stage 02 (workspace-path-policy), hint 1 of 4": which stage the hint is for, whatever was typed. */
-function label(stage: Stage, index: number, total: number): string {
-  return `Stage ${stage.nn} (${stage.slug}), hint ${index + 1} of ${total}`;
+/** "Stage 02 (workspace-path-policy), hint 1 of 4: …", counted from 0. */
+function hintLine(stage: Stage, index: number, hints: readonly string[], text: Messages): string {
+  return text.hint.shown(stage.nn, stage.slug, index + 1, hints.length, hints[index] ?? "");
 }
 
-export function hint(stage: Stage, all: boolean, output: Output): void {
-  const hints = stage.spec?.hints;
-  if (!hints) throw new CommandError(`${stage.id} has no valid stage.json, so no hints.`);
+/** Shows the hints in the edition's language (the English ones while a stage has no edition in it yet). */
+export function hint(stage: Stage, all: boolean, output: Output, text: Messages): void {
+  const spec = stage.spec;
+  const hints = spec ? (specIn(spec, text.locale) ?? spec).hints : undefined;
+  if (!hints) throw new CommandError(text.hint.none(stage.id));
   const shown = readShown();
   const seen = Math.min(shown[stage.id] ?? 0, hints.length);
   if (all) {
-    hints.forEach((text, index) => output.out(`${label(stage, index, hints.length)}: ${text}\n`));
+    hints.forEach((_, index) => output.out(`${hintLine(stage, index, hints, text)}\n`));
     writeFileAtomic(dirs.hints, `${JSON.stringify({ ...shown, [stage.id]: hints.length }, null, 2)}\n`);
     return;
   }
   if (seen >= hints.length) {
-    output.out(`All ${hints.length} hints of ${stage.id} are shown; see them again with --all.`);
+    output.out(text.hint.allShown(hints.length, stage.id));
     return;
   }
-  output.out(`${label(stage, seen, hints.length)}: ${hints[seen]}`);
-  output.out(
-    seen + 1 < hints.length
-      ? `(The same command shows hint ${seen + 2} of ${hints.length} next; --all shows every one.)`
-      : "(That was the last hint.)",
-  );
+  output.out(hintLine(stage, seen, hints, text));
+  output.out(seen + 1 < hints.length ? text.hint.next(seen + 2, hints.length) : text.hint.last);
   writeFileAtomic(dirs.hints, `${JSON.stringify({ ...shown, [stage.id]: seen + 1 }, null, 2)}\n`);
 }

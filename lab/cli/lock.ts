@@ -7,6 +7,7 @@ import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmS
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { writeFileAtomic } from "../core/files.js";
+import type { Messages } from "../i18n/messages.js";
 import { CommandError } from "./shared.js";
 
 const holderSchema = z.object({ pid: z.int(), command: z.string(), startedAt: z.string(), backup: z.optional(z.string()) });
@@ -60,7 +61,7 @@ export interface AcquireResult {
 }
 
 /** Takes the lock at `file` for `command`, or refuses with a message naming the process that holds it. */
-export function acquireLock(file: string, command: string): AcquireResult {
+export function acquireLock(file: string, command: string, text: Messages): AcquireResult {
   mkdirSync(dirname(file), { recursive: true });
   const holder: LockHolder = { pid: process.pid, command, startedAt: new Date().toISOString() };
   let interrupted: LockHolder | null = null;
@@ -68,9 +69,7 @@ export function acquireLock(file: string, command: string): AcquireResult {
     if (create(file, holder)) return { lock: handle(file, holder), interrupted };
     const other = readHolder(file);
     if (other && alive(other.pid)) {
-      throw new CommandError(
-        `Another lab command is changing workspace/: "${other.command}" (process ${other.pid}, since ${other.startedAt}). Wait for it to finish, then run this again.`,
-      );
+      throw new CommandError(text.lock.busy(other.command, other.pid, other.startedAt));
     }
     // The holder is gone. Move its lock aside under a name only we use, then check that what we moved
     // is still the dead one: another command may have taken it over and locked again in between.
@@ -89,14 +88,12 @@ export function acquireLock(file: string, command: string): AcquireResult {
         // the newer lock stays
       }
       rmSync(aside, { force: true });
-      throw new CommandError(
-        `Another lab command is changing workspace/: "${moved.command}" (process ${moved.pid}). Wait for it to finish, then run this again.`,
-      );
+      throw new CommandError(text.lock.busy(moved.command, moved.pid, null));
     }
     rmSync(aside, { force: true });
     interrupted = moved ?? other;
   }
-  throw new CommandError("Could not take the lab's lock in .lab/: other lab commands keep starting. Try again in a moment.");
+  throw new CommandError(text.lock.contended);
 }
 
 function handle(file: string, holder: LockHolder): Lock {

@@ -1,12 +1,14 @@
 // What every command of the lab CLI shares: a usage error that exits 2, stage lookup by any of the
 // names a learner uses, file hashing, a yes/no question, and the checkout's own state folder (.lab/).
+// Every message comes from the edition's table (lab/i18n/messages.ts), chosen once in main.ts.
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog/catalog.js";
 import { readFileState, sha256 } from "../core/files.js";
 import { ROOT } from "../core/layout.js";
-import { parseTarget, UnknownTargetError, type Target } from "../trees/trees.js";
+import type { Messages, OptionProblem } from "../i18n/messages.js";
+import { parseTarget, TARGETS, UnknownTargetError, type Target } from "../trees/trees.js";
 
 /** A mistake in how a command was called: exit status 2, with the valid choices named. */
 export class UsageError extends Error {
@@ -28,15 +30,12 @@ export const terminal: Output = {
   err: (line = "") => process.stderr.write(`${line}\n`),
 };
 
-export function stageNames(catalog: Catalog): string {
-  return catalog.stages.map((stage) => stage.id).join(", ");
-}
-
 /** `4`, `04`, `stage-04` or `stage-04-approval-gate`; anything else is a usage error listing the stages. */
-export function requireStage(catalog: Catalog, name: string | undefined): Stage {
-  if (name === undefined) throw new UsageError(`name a stage: one of ${stageNames(catalog)} (or just its number)`);
+export function requireStage(catalog: Catalog, name: string | undefined, text: Messages): Stage {
+  const names = text.list(catalog.stages.map((stage) => stage.id));
+  if (name === undefined) throw new UsageError(text.cli.nameAStage(names));
   const stage = stageByName(catalog, name);
-  if (!stage) throw new UsageError(`"${name}" is not a stage. Stages: ${stageNames(catalog)} (a number such as 4 works too)`);
+  if (!stage) throw new UsageError(text.cli.notAStage(name, names));
   return stage;
 }
 
@@ -45,17 +44,35 @@ export function catalog(): Catalog {
 }
 
 /** The hash of a regular file, or null when there is none; a folder, FIFO or link there is refused. */
-export function fileHash(file: string): string | null {
+export function fileHash(file: string, text: Messages): string | null {
   const state = readFileState(file);
-  if (state.kind === "other")
-    throw new CommandError(`${file} is ${state.what}, not a file: move it out of the way and run the command again.`);
+  if (state.kind === "other") throw new CommandError(text.cli.notAFile(file, state.what));
   return state.kind === "file" ? sha256(state.bytes) : null;
 }
 
 export const short = (hash: string | null) => (hash ? hash.slice(0, 12) : "-");
 
+/** Node's parseArgs error as data: its code says what went wrong, its message's first quote names the option. */
+function optionProblem(error: unknown): OptionProblem {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof Error && "code" in error ? error.code : undefined;
+  // "Unknown option '--force'", "Option '-y, --yes' does not take an argument": the first quote names
+  // the option, its long form last.
+  const words = (/'([^']*)'/.exec(message)?.[1] ?? "").split(/[ ,]+/).filter((word) => word.startsWith("-"));
+  const option = words.find((word) => word.startsWith("--")) ?? words[0] ?? null;
+  const kind =
+    code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+      ? "unknown"
+      : code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
+        ? "other"
+        : message.includes("does not take an argument")
+          ? "takes no value"
+          : "needs a value";
+  return { kind, option, message };
+}
+
 /** Parses a command's options; an unknown option is a usage error naming the command's help. */
-export function parse<T extends ParseArgsConfig["options"]>(command: string, args: readonly string[], options: T) {
+export function parse<T extends ParseArgsConfig["options"]>(command: string, args: readonly string[], options: T, text: Messages) {
   try {
     return parseArgs({
       args: [...args],
@@ -64,7 +81,7 @@ export function parse<T extends ParseArgsConfig["options"]>(command: string, arg
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}. See: npm run lab -- ${command} --help`);
+    throw new UsageError(text.cli.option(optionProblem(error), command));
   }
 }
 
@@ -80,11 +97,11 @@ export async function confirm(question: string): Promise<boolean> {
 }
 
 /** A --target option: one of the four trees (workspace when absent); anything else is a usage error naming them. */
-export function targetOption(value: string | undefined): Target {
+export function targetOption(value: string | undefined, text: Messages): Target {
   try {
     return parseTarget(value);
   } catch (error) {
-    if (error instanceof UnknownTargetError) throw new UsageError(error.message.replace(/^FORGE_TARGET/, "--target"));
+    if (error instanceof UnknownTargetError) throw new UsageError(text.cli.notATarget("--target", error.value, TARGETS));
     throw error;
   }
 }

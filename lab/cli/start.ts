@@ -6,7 +6,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalog, Stage } from "../catalog/catalog.js";
 import { readFileState, sha256 } from "../core/files.js";
-import { MODULE_DIR, backupFiles, dirs, moduleFile, modulePath, workspaceFile } from "../core/layout.js";
+import { MODULE_DIR, backupFiles, dirs, moduleFile, modulePath, repoPath, workspaceFile } from "../core/layout.js";
+import { padDisplay } from "../core/style.js";
+import { lessonIn } from "../i18n/content.js";
+import type { Messages } from "../i18n/messages.js";
 import { reference } from "../trees/reference.js";
 import { acquireLock, type Lock, type LockHolder } from "./lock.js";
 import { CommandError, short, type Output } from "./shared.js";
@@ -26,43 +29,41 @@ export interface PlanEntry {
 }
 
 /** The hash of a learner's file, or null when there is none; anything but a regular file is refused. */
-function currentHash(workspace: string, path: string): string | null {
+function currentHash(workspace: string, path: string, text: Messages): string | null {
   const state = readFileState(join(workspace, path));
-  if (state.kind === "other") {
-    throw new CommandError(
-      `workspace/${path} is ${state.what}, not a file: move it out of the way and run the command again. Nothing was changed.`,
-    );
-  }
+  if (state.kind === "other") throw new CommandError(text.start.notAFile(`workspace/${path}`, state.what));
   return state.kind === "file" ? sha256(state.bytes) : null;
 }
 
 /** Which files `start` would create, overwrite or leave, from the files' current hashes. */
-export function planStart(catalog: Catalog, stage: Stage, workspace: string = dirs.workspace): PlanEntry[] {
+export function planStart(catalog: Catalog, stage: Stage, text: Messages, workspace: string = dirs.workspace): PlanEntry[] {
   const entries: PlanEntry[] = [];
   for (const owner of catalog.stages) {
     for (const name of owner.spec?.modules ?? []) {
       const path = modulePath(name);
-      const before = currentHash(workspace, path);
+      const before = currentHash(workspace, path, text);
       if (owner.number >= stage.number) {
         // The learner's own work for this stage or a later one: never touched by start.
-        if (before) entries.push({ path, action: "keep", before, after: before, source: null, note: `your work for ${owner.id}` });
+        if (before) entries.push({ path, action: "keep", before, after: before, source: null, note: text.start.yourWork(owner.id) });
         continue;
       }
       const source = moduleFile(owner.solutionDir, name);
       const after = sha256(readFileSync(source));
       const action: Action = before === null ? "create" : before === after ? "leave" : "overwrite";
-      const note = action === "overwrite" ? `differs from the reference of ${owner.id}` : `reference of ${owner.id}`;
+      const note = action === "overwrite" ? text.start.differs(owner.id) : text.start.reference(owner.id);
       entries.push({ path, action, before, after, source, note });
     }
   }
   return entries;
 }
 
-export function printPlan(output: Output, entries: readonly PlanEntry[]): void {
+export function printPlan(output: Output, entries: readonly PlanEntry[], text: Messages): void {
   const width = Math.max(...entries.map((entry) => entry.path.length), 4);
   for (const entry of entries) {
     const hashes = entry.action === "overwrite" ? `${short(entry.before)} → ${short(entry.after)}` : short(entry.after);
-    output.out(`  ${entry.action.padEnd(9)} workspace/${entry.path.padEnd(width)}  ${hashes.padEnd(27)}  ${entry.note}`);
+    output.out(
+      `  ${padDisplay(text.start.actions[entry.action], 9)} workspace/${entry.path.padEnd(width)}  ${hashes.padEnd(27)}  ${entry.note}`,
+    );
   }
 }
 
@@ -71,64 +72,56 @@ export interface StartOptions {
   readonly interactive: boolean;
   readonly ask: (question: string) => Promise<boolean>;
   readonly output: Output;
+  readonly text: Messages;
   readonly now?: Date;
 }
 
 /** Runs `body` holding the lab's lock, after tidying what an interrupted command may have left. */
-async function locked<T>(command: string, output: Output, body: (lock: Lock) => Promise<T>): Promise<T> {
-  const { lock, interrupted } = acquireLock(dirs.lock, command);
+async function locked<T>(command: string, output: Output, text: Messages, body: (lock: Lock) => Promise<T>): Promise<T> {
+  const { lock, interrupted } = acquireLock(dirs.lock, command, text);
   try {
-    if (interrupted) reportInterrupted(interrupted, output);
-    await sweepTemporaryFiles(output);
+    if (interrupted) reportInterrupted(interrupted, output, text);
+    await sweepTemporaryFiles(output, text);
     return await body(lock);
   } finally {
     lock.release();
   }
 }
 
-function reportInterrupted(holder: LockHolder, output: Output): void {
-  const backup = holder.backup
-    ? ` Its backup is .lab/backups/${holder.backup}/: npm run lab -- restore ${holder.backup} undoes what it did.`
-    : " It had not changed anything yet.";
-  output.out(`Note: an earlier lab command did not finish ("${holder.command}", process ${holder.pid}, ${holder.startedAt}).${backup}`);
+function reportInterrupted(holder: LockHolder, output: Output, text: Messages): void {
+  output.out(text.start.interrupted(holder.command, holder.pid, holder.startedAt, holder.backup ?? null));
 }
 
 /** A killed atomic write leaves a temporary file beside its target; under the lock none is in use. */
-async function sweepTemporaryFiles(output: Output): Promise<void> {
+async function sweepTemporaryFiles(output: Output, text: Messages): Promise<void> {
   const { atomic } = await reference();
   const folder = join(dirs.workspace, MODULE_DIR);
   const removed = await atomic.sweepStaleTemporaryFiles(folder, { olderThanMs: 0 }).catch((error: unknown) => {
     if (error instanceof Error && "code" in error && error.code === "ENOENT") return [];
     throw error;
   });
-  if (removed.length > 0)
-    output.out(`Removed ${removed.length} temporary file(s) an interrupted write left in workspace/forge/tools/: ${removed.join(", ")}`);
+  if (removed.length > 0) output.out(text.start.swept(removed.length, text.list(removed)));
 }
 
 async function confirmOrRefuse(options: StartOptions, paths: readonly string[], question: string, refusal: string): Promise<void> {
   if (paths.length === 0 || options.yes) return;
   if (!options.interactive) throw new CommandError(refusal);
-  if (!(await options.ask(question))) throw new CommandError("Nothing was changed.");
+  if (!(await options.ask(question))) throw new CommandError(options.text.start.nothingChanged);
 }
 
 export async function start(catalog: Catalog, stage: Stage, options: StartOptions): Promise<void> {
-  const { output } = options;
-  await locked(`start ${stage.id}`, output, async (lock) => {
-    const entries = planStart(catalog, stage);
-    output.out(`Plan: put workspace/ at the starting point of ${stage.id} (the reference modules of the stages before it).`);
-    printPlan(output, entries);
+  const { output, text } = options;
+  await locked(`start ${stage.id}`, output, text, async (lock) => {
+    const entries = planStart(catalog, stage, text);
+    output.out(text.start.plan(stage.id));
+    printPlan(output, entries, text);
     const changes = entries.filter((entry) => entry.action === "create" || entry.action === "overwrite");
     if (changes.length === 0) {
-      output.out(`Nothing to do: workspace/ already holds the starting point of ${stage.id}.`);
+      output.out(text.start.nothingToDo(stage.id));
       return;
     }
     const overwrites = changes.filter((entry) => entry.action === "overwrite").map((entry) => `workspace/${entry.path}`);
-    await confirmOrRefuse(
-      options,
-      overwrites,
-      `Replace ${overwrites.length} file(s) whose content differs from the reference? A backup is kept.`,
-      `Refusing to overwrite ${overwrites.join(", ")} without consent: rerun with --yes (a backup is kept).`,
-    );
+    await confirmOrRefuse(options, overwrites, text.start.ask(overwrites.length), text.start.refuse(text.list(overwrites)));
     const writes: Change[] = changes.map((entry) => ({ path: entry.path, before: entry.before, after: readFileSync(entry.source ?? "") }));
     const { controller } = await reference();
     const digest = controller.previewDigest(Object.fromEntries(writes.map((write) => [write.path, write.after ?? new Uint8Array()])));
@@ -138,48 +131,47 @@ export async function start(catalog: Catalog, stage: Stage, options: StartOption
       changes: writes,
       now: options.now,
       onBackup: (backup) => lock.noteBackup(backup),
+      text,
     });
-    output.out(`Done: ${changes.length - overwrites.length} created, ${overwrites.length} overwritten (plan digest ${short(digest)}).`);
-    output.out(`Backup: .lab/backups/${name}/ — undo with: npm run lab -- restore ${name}`);
-    output.out(`Next: read stages/${stage.id}/README.md and run npm test -- stage-${stage.nn}`);
+    output.out(text.start.done(changes.length - overwrites.length, overwrites.length, short(digest)));
+    output.out(text.start.backup(name));
+    output.out(text.start.next(repoPath(lessonIn(stage, text.locale).file, stage.root), stage.nn));
   });
 }
 
 export async function restore(name: string | undefined, options: StartOptions): Promise<void> {
-  const { output } = options;
-  await locked(`restore${name ? ` ${name}` : ""}`, output, async (lock) => {
+  const { output, text } = options;
+  await locked(`restore${name ? ` ${name}` : ""}`, output, text, async (lock) => {
     const backups = listBackups();
     // Only a backup the lab made can be named: the name is looked up, never joined onto a path.
     const chosen =
       name === undefined
-        ? backups.filter((backup) => !backup.restored && readCommand(backup.name).startsWith("start ")).at(-1)
+        ? backups.filter((backup) => !backup.restored && readCommand(backup.name, text).startsWith("start ")).at(-1)
         : backups.find((backup) => backup.name === name);
     if (!chosen) {
       if (name !== undefined) {
         const known = backups.map((backup) => backup.name);
-        throw new CommandError(`No backup named "${name}" in .lab/backups/.${known.length > 0 ? ` Backups: ${known.join(", ")}` : ""}`);
+        throw new CommandError(text.restore.noSuchBackup(name, known.length > 0 ? text.list(known) : null));
       }
-      throw new CommandError("There is no backup left to restore: start has not changed workspace/ (see .lab/backups/).");
+      throw new CommandError(text.restore.nothingLeft);
     }
-    const manifest = readManifest(chosen.name);
-    if (typeof manifest === "string") throw new CommandError(`.lab/backups/${chosen.name}/ cannot be restored: ${manifest}.`);
-    output.out(`Plan: undo "${manifest.command}" from ${manifest.createdAt} (.lab/backups/${chosen.name}/).`);
+    const manifest = readManifest(chosen.name, text);
+    if (typeof manifest === "string") throw new CommandError(text.restore.cannotRestore(chosen.name, manifest));
+    output.out(text.restore.plan(manifest.command, manifest.createdAt, chosen.name));
 
     const changes: Change[] = [];
     const changedSince: string[] = [];
     for (const entry of manifest.entries) {
-      const now = currentHash(dirs.workspace, entry.path);
+      const now = currentHash(dirs.workspace, entry.path, text);
       if (now === entry.before) {
-        output.out(`  ${"as before".padEnd(9)} workspace/${entry.path}  ${short(now)}`);
+        output.out(`  ${padDisplay(text.restore.actions["as before"], 9)} workspace/${entry.path}  ${short(now)}`);
         continue;
       }
       let bytes: Uint8Array | null = null;
       if (entry.before !== null) {
         const copy = readFileState(backupFiles(chosen.name).copy(entry.path));
         if (copy.kind !== "file" || sha256(copy.bytes) !== entry.before) {
-          throw new CommandError(
-            `The backup of workspace/${entry.path} in .lab/backups/${chosen.name}/ is missing or does not match its recorded hash; nothing was changed.`,
-          );
+          throw new CommandError(text.restore.badCopy(`workspace/${entry.path}`, chosen.name));
         }
         bytes = copy.bytes;
       }
@@ -187,20 +179,20 @@ export async function restore(name: string | undefined, options: StartOptions): 
       if (changed) changedSince.push(`workspace/${entry.path}`);
       const verb = entry.before === null ? "remove" : now === null ? "recreate" : "restore";
       output.out(
-        `  ${verb.padEnd(9)} workspace/${entry.path}  ${short(now)} → ${short(entry.before)}${changed ? "  (changed since, kept in the new backup)" : ""}`,
+        `  ${padDisplay(text.restore.actions[verb], 9)} workspace/${entry.path}  ${short(now)} → ${short(entry.before)}${changed ? text.restore.changedSince : ""}`,
       );
       changes.push({ path: entry.path, before: now, after: bytes, mode: entry.mode });
     }
     if (changes.length === 0) {
       markRestored(chosen, "nothing to do");
-      output.out(`Nothing to do: workspace/ is already as it was before "${manifest.command}".`);
+      output.out(text.restore.nothingToDo(manifest.command));
       return;
     }
     await confirmOrRefuse(
       options,
       changedSince,
-      `Replace ${changedSince.length} file(s) you changed since? They are kept in a new backup.`,
-      `Refusing to replace ${changedSince.join(", ")}, changed since "${manifest.command}", without consent: rerun with --yes (they are kept in a new backup).`,
+      text.restore.ask(changedSince.length),
+      text.restore.refuse(text.list(changedSince), manifest.command),
     );
     const undo = await applyChanges({
       command: `restore ${chosen.name}`,
@@ -208,14 +200,15 @@ export async function restore(name: string | undefined, options: StartOptions): 
       changes,
       now: options.now,
       onBackup: (backup) => lock.noteBackup(backup),
+      text,
     });
     markRestored(chosen, undo);
-    output.out(`Restored: workspace/ is as it was before "${manifest.command}".`);
-    output.out(`What this replaced is kept in .lab/backups/${undo}/ — undo this restore with: npm run lab -- restore ${undo}`);
+    output.out(text.restore.restored(manifest.command));
+    output.out(text.restore.undo(undo));
   });
 }
 
-function readCommand(name: string): string {
-  const manifest = readManifest(name);
+function readCommand(name: string, text: Messages): string {
+  const manifest = readManifest(name, text);
   return typeof manifest === "string" ? "" : manifest.command;
 }

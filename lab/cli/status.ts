@@ -5,7 +5,10 @@ import type { Catalog, Stage } from "../catalog/catalog.js";
 import { evidenceFile } from "../evidence/build.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
 import { readVerification, type Verification } from "../evidence/schema.js";
-import { readFileState, sha256 } from "../core/files.js";
+import { readFileState, sha256, type NotAFile } from "../core/files.js";
+import { padDisplay, displayWidth } from "../core/style.js";
+import { lessonIn } from "../i18n/content.js";
+import type { Messages } from "../i18n/messages.js";
 import type { Output } from "./shared.js";
 
 export interface ModuleStatus {
@@ -13,9 +16,11 @@ export interface ModuleStatus {
   /** A regular file is there: the learner's module (or a copy of the course's). */
   readonly present: boolean;
   /** Something that is not a regular file is there (a folder, a FIFO, a link): never read. */
-  readonly blocked: string | null;
+  readonly blocked: NotAFile | null;
   readonly bytes: Buffer | null;
 }
+
+export type StageState = "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
 
 export interface StageStatus {
   readonly stage: Stage;
@@ -23,7 +28,8 @@ export interface StageStatus {
   readonly modules: readonly ModuleStatus[];
   readonly evidence: "none" | "unreadable" | Verification["acceptance"];
   readonly evidenceAt: string | null;
-  readonly state: "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
+  readonly state: StageState;
+  /** The next step, in the edition's words. */
   readonly next: string;
 }
 
@@ -40,8 +46,9 @@ function readEvidence(stage: Stage): Verification | "none" | "unreadable" {
   }
 }
 
-export function stageStatus(stage: Stage): StageStatus {
-  const modules = (stage.spec?.modules ?? []).map((name): ModuleStatus => {
+/** Each module of the stage and what workspace/ has for it. */
+function moduleStatuses(stage: Stage): ModuleStatus[] {
+  return (stage.spec?.modules ?? []).map((name): ModuleStatus => {
     const state = readFileState(join(dirs.workspace, MODULE_DIR, `${name}.ts`));
     return {
       name,
@@ -50,6 +57,11 @@ export function stageStatus(stage: Stage): StageStatus {
       bytes: state.kind === "file" ? state.bytes : null,
     };
   });
+}
+
+export function stageStatus(stage: Stage, text: Messages): StageStatus {
+  const modules = moduleStatuses(stage);
+  const learnerFile = (name: string) => `workspace/forge/tools/${name}.ts`;
   const evidence = readEvidence(stage);
   const run = `npm test -- stage-${stage.nn}`;
   const firstMissing = modules.find((module) => !module.present);
@@ -60,18 +72,18 @@ export function stageStatus(stage: Stage): StageStatus {
     evidenceAt: typeof evidence === "string" ? null : evidence.generatedAt,
   };
   const blocked = modules.find((module) => module.blocked !== null);
-  if (blocked) {
+  if (blocked?.blocked) {
     return {
       ...base,
       state: "in progress",
-      next: `workspace/forge/tools/${blocked.name}.ts is ${blocked.blocked}, not a file: move it away and write the module there`,
+      next: text.status.blocked(learnerFile(blocked.name), blocked.blocked),
     };
   }
   if (modules.every((module) => !module.present)) {
     return {
       ...base,
       state: "not started",
-      next: `read stages/${stage.id}/README.md, then create workspace/forge/tools/${firstMissing?.name ?? "…"}.ts`,
+      next: text.status.notStarted(repoPath(lessonIn(stage, text.locale).file, stage.root), learnerFile(firstMissing?.name ?? "…")),
     };
   }
   // A module that is the course's own code is not the learner's work, whatever a run of it says.
@@ -80,14 +92,14 @@ export function stageStatus(stage: Stage): StageStatus {
     return {
       ...base,
       state: "copied by start",
-      next: `workspace/forge/tools/${copied.name}.ts is the course's reference, not your work: write your own (npm run lab -- restore brings back a file start replaced)`,
+      next: text.status.copied(learnerFile(copied.name)),
     };
   }
   if (typeof evidence === "string") {
     return {
       ...base,
       state: "in progress",
-      next: evidence === "unreadable" ? `rerun ${run}: the last evidence file cannot be read` : `run ${run}`,
+      next: evidence === "unreadable" ? text.status.rerunUnreadable(run) : text.status.run(run),
     };
   }
   // Evidence counts only for the files it hashed: a module changed since the run needs a new run.
@@ -97,24 +109,25 @@ export function stageStatus(stage: Stage): StageStatus {
     return module.bytes === null || hashed.get(repoPath(file)) !== sha256(module.bytes);
   });
   if (evidence.acceptance === "passed" && !changed) {
-    return { ...base, state: "passed", next: "load its verification.json in the course site's self-check (npm start), then go on" };
+    return { ...base, state: "passed", next: text.status.passed };
   }
-  if (evidence.acceptance === "passed")
-    return { ...base, state: "changed since passing", next: `rerun ${run}: your code changed since it passed` };
-  if (firstMissing) return { ...base, state: "in progress", next: `create workspace/forge/tools/${firstMissing.name}.ts, then run ${run}` };
-  if (evidence.acceptance === "pending")
-    return { ...base, state: "in progress", next: `run ${run}: the last run did not finish every test` };
+  if (evidence.acceptance === "passed") return { ...base, state: "changed since passing", next: text.status.changed(run) };
+  if (firstMissing) return { ...base, state: "in progress", next: text.status.create(learnerFile(firstMissing.name), run) };
+  if (evidence.acceptance === "pending") return { ...base, state: "in progress", next: text.status.unfinished(run) };
   const failed = evidence.summary.failed + evidence.summary.loadErrors;
-  return {
-    ...base,
-    state: "failing",
-    next: `fix the ${failed} failing test(s) or test file(s), then rerun ${run} (hints: npm run lab -- hint ${stage.nn})`,
-  };
+  return { ...base, state: "failing", next: text.status.failing(failed, run, stage.nn) };
 }
 
 /** The stages whose module (any of them) is in workspace/: what `lab test --all` runs. */
 export function startedStages(catalog: Catalog): Stage[] {
-  return catalog.stages.filter((stage) => stageStatus(stage).modules.some((module) => module.present));
+  return catalog.stages.filter((stage) => moduleStatuses(stage).some((module) => module.present));
+}
+
+/** The "last evidence" cell: the run's acceptance (a value of verification.json) and when it ran. */
+function evidenceCell(status: StageStatus, text: Messages): string {
+  if (status.evidence === "none") return text.status.noEvidence;
+  if (status.evidence === "unreadable") return text.status.unreadableEvidence;
+  return `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
 }
 
 /** A table cell of Markdown: a pipe or a line break in a value must not break the table. */
@@ -130,16 +143,13 @@ function cell(text: string): string {
  * The same states as `lab status`, as a Markdown table: the job summary of the learner's workflow on
  * GitHub Actions (`npm run --silent lab -- status --markdown >> "$GITHUB_STEP_SUMMARY"`).
  */
-export function statusMarkdown(catalog: Catalog): string {
-  const statuses = catalog.stages.map(stageStatus);
+export function statusMarkdown(catalog: Catalog, text: Messages): string {
+  const statuses = catalog.stages.map((stage) => stageStatus(stage, text));
   const rows = statuses.map((status) => {
     const { stage } = status;
     const modules = status.modules.map((module) => `\`${module.name}.ts\` ${module.present ? "✔" : "·"}`).join(" ");
-    const evidence =
-      status.evidence === "none"
-        ? "none"
-        : `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
-    return `| ${cell(`${stage.nn} ${stage.slug}`)} | ${modules} | ${cell(evidence)} | **${cell(status.state)}** | ${cell(status.next)} |`;
+    const state = text.status.states[status.state];
+    return `| ${cell(`${stage.nn} ${stage.slug}`)} | ${modules} | ${cell(evidenceCell(status, text))} | **${cell(state)}** | ${cell(status.next)} |`;
   });
   const passed = statuses.filter((status) => status.state === "passed").length;
   return [
@@ -147,31 +157,28 @@ export function statusMarkdown(catalog: Catalog): string {
     "",
     "## Forge Lab",
     "",
-    `${passed} of ${catalog.stages.length} stages passed.`,
+    text.status.passedCount(passed, catalog.stages.length),
     "",
-    "| stage | workspace module | last evidence | state | next step |",
+    `| ${text.status.header.join(" | ")} |`,
     "|---|---|---|---|---|",
     ...rows,
     "",
-    "The evidence of this run is the artifact `forge-lab-evidence`: each stage's `verification.json` records this run's URL and commit.",
+    text.status.artifact,
     "",
   ].join("\n");
 }
 
-export function printStatus(catalog: Catalog, output: Output): void {
+export function printStatus(catalog: Catalog, output: Output, text: Messages): void {
   const rows = catalog.stages.map((stage) => {
-    const status = stageStatus(stage);
+    const status = stageStatus(stage, text);
     const modules = status.modules.map((module) => `${module.name}.ts ${module.present ? "✔" : "·"}`).join(" ");
-    const evidence =
-      status.evidence === "none"
-        ? "none"
-        : `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
-    return [`${stage.nn} ${stage.slug}`, modules, evidence, status.state, status.next];
+    return [`${stage.nn} ${stage.slug}`, modules, evidenceCell(status, text), text.status.states[status.state], status.next];
   });
-  const header = ["stage", "workspace module", "last evidence", "state", "next step"];
-  const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? "").length)));
+  const header = text.status.header;
+  // Columns line up by what a terminal shows: a Chinese character takes two columns.
+  const widths = header.map((title, index) => Math.max(displayWidth(title), ...rows.map((row) => displayWidth(row[index] ?? ""))));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  ");
+    cells.map((cell, index) => (index === cells.length - 1 ? cell : padDisplay(cell, widths[index] ?? 0))).join("  ");
   output.out(line(header));
   for (const row of rows) output.out(line(row));
 }

@@ -14,6 +14,7 @@ import * as z from "zod/mini";
 import type { AtomicFileSystem } from "forge/tools/atomic";
 import { writeFileAtomic, readFileState, sha256, type FileState } from "../core/files.js";
 import { backupFiles, dirs, workspaceFile } from "../core/layout.js";
+import type { Messages } from "../i18n/messages.js";
 import { reference } from "../trees/reference.js";
 import { CommandError } from "./shared.js";
 
@@ -55,20 +56,20 @@ const manifestV1 = z.object({
 export type BackupEntry = z.infer<typeof entrySchema>;
 export type Manifest = z.infer<typeof manifestV2>;
 
-/** Reads a backup's manifest in the current form, whichever version wrote it. */
-export function readManifest(name: string): Manifest | string {
+/** Reads a backup's manifest in the current form, whichever version wrote it; or says why it cannot. */
+export function readManifest(name: string, text: Messages): Manifest | string {
   const state = readFileState(backupFiles(name).manifest);
-  if (state.kind !== "file") return "it has no manifest.json";
+  if (state.kind !== "file") return text.transaction.noManifest;
   let data: unknown;
   try {
     data = JSON.parse(state.bytes.toString("utf8"));
   } catch {
-    return "its manifest.json is not JSON";
+    return text.transaction.manifestNotJson;
   }
   const v2 = manifestV2.safeParse(data);
   if (v2.success) return v2.data;
   const v1 = manifestV1.safeParse(data);
-  if (!v1.success) return `its manifest.json is not a backup manifest (${v2.error.issues[0]?.message ?? ""})`;
+  if (!v1.success) return text.transaction.notAManifest(v2.error.issues[0]?.message ?? "");
   return {
     version: 2,
     command: `start ${v1.data.stage}`,
@@ -101,22 +102,17 @@ function backupName(now: Date): string {
   }
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, text: Messages): string {
   const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  const known: Record<string, string> = {
-    EROFS: "the file system is read-only",
-    ENOSPC: "the disk is full",
-    EDQUOT: "the disk quota is used up",
-    EACCES: "permission denied",
-    EPERM: "the operation is not permitted (a file may be read-only or held by another program)",
-  };
+  const known: Readonly<Record<string, string>> = text.transaction.errors;
   const message = error instanceof Error ? error.message : String(error);
-  return Object.hasOwn(known, code) ? `${known[code]} (${message})` : message;
+  return Object.hasOwn(known, code) ? text.transaction.explained(known[code] ?? "", message) : message;
 }
 
 const stateHash = (state: FileState): string | null | "other" =>
   state.kind === "file" ? sha256(state.bytes) : state.kind === "missing" ? null : "other";
-const show = (hash: string | null | "other") => (hash === null ? "no file" : hash === "other" ? "not a regular file" : hash.slice(0, 12));
+const show = (hash: string | null | "other", text: Messages) =>
+  hash === null ? text.transaction.noFile : hash === "other" ? text.transaction.notRegular : hash.slice(0, 12);
 
 /** Thrown when a file is not what the plan says, right before it would be replaced. */
 export class ChangedMeanwhile extends Error {}
@@ -129,6 +125,7 @@ export interface ApplyOptions {
   readonly now?: Date;
   /** Told the backup's name as soon as its manifest is on disk. */
   readonly onBackup?: (name: string) => void;
+  readonly text: Messages;
 }
 
 /**
@@ -136,7 +133,7 @@ export interface ApplyOptions {
  * of the backup that undoes the command. Throws a CommandError that says what happened to workspace/.
  */
 export async function applyChanges(options: ApplyOptions): Promise<string> {
-  const { command, changes } = options;
+  const { command, changes, text } = options;
   const verb = command.split(" ")[0] ?? command;
   const name = backupName(options.now ?? new Date());
   const backup = backupFiles(name);
@@ -148,7 +145,9 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
       const state = readFileState(workspaceFile(change.path));
       const hash = stateHash(state);
       if (hash !== change.before) {
-        throw new ChangedMeanwhile(`workspace/${change.path} changed since the plan was made (${show(change.before)} → ${show(hash)})`);
+        throw new ChangedMeanwhile(
+          text.transaction.changedSincePlan(`workspace/${change.path}`, show(change.before, text), show(hash, text)),
+        );
       }
       let mode: number | null = null;
       if (state.kind === "file") {
@@ -156,7 +155,7 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
         const copy = backup.copy(change.path);
         writeFileAtomic(copy, state.bytes, { mode: state.mode & 0o777 });
         const check = readFileState(copy);
-        if (stateHash(check) !== hash) throw new Error(`the backup copy of workspace/${change.path} does not read back as written`);
+        if (stateHash(check) !== hash) throw new Error(text.transaction.badReadBack(`workspace/${change.path}`));
       }
       entries.push({ path: change.path, before: hash, mode, after: change.after ? sha256(change.after) : null });
     }
@@ -164,7 +163,7 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
     writeFileAtomic(backup.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (error) {
     rmSync(backup.folder, { recursive: true, force: true });
-    throw new CommandError(`${verb} stopped before changing anything: ${describe(error)}. workspace/ is as it was.`);
+    throw new CommandError(text.transaction.stoppedBefore(verb, describe(error, text)));
   }
   options.onBackup?.(name);
 
@@ -178,7 +177,7 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
         const now = stateHash(readFileState(target));
         if (now !== change.before) {
           throw new ChangedMeanwhile(
-            `workspace/${change.path} changed while ${verb} ran (${show(change.before)} → ${show(now)}); stopped before replacing it`,
+            text.transaction.changedWhile(`workspace/${change.path}`, verb, show(change.before, text), show(now, text)),
           );
         }
       };
@@ -202,22 +201,22 @@ export async function applyChanges(options: ApplyOptions): Promise<string> {
       }
     }
   } catch (error) {
-    const { left, restored } = await rollBack(name, changes, entries, done);
+    const { left, restored } = await rollBack(name, changes, entries, done, text);
     if (left.length === 0) {
       // Certain now that workspace/ is as it was: only then does the backup go.
       rmSync(backup.folder, { recursive: true, force: true });
       throw new CommandError(
         restored > 0
-          ? `${verb} failed and workspace/ was rolled back, unchanged: ${describe(error)}`
-          : `${verb} failed before changing any file: ${describe(error)}. workspace/ is as it was.`,
+          ? text.transaction.rolledBack(verb, describe(error, text))
+          : text.transaction.failedBeforeAny(verb, describe(error, text)),
       );
     }
     throw new CommandError(
       [
-        `${verb} failed: ${describe(error)}.`,
-        `The rollback did not complete: ${left.length} file(s) differ from before the command:`,
+        text.transaction.failed(verb, describe(error, text)),
+        text.transaction.rollbackIncomplete(left.length),
         ...left.map((line) => `  ${line}`),
-        `Every original is kept in .lab/backups/${name}/files/; npm run lab -- restore ${name} tries again.`,
+        text.transaction.originalsKept(name),
       ].join("\n"),
     );
   }
@@ -233,6 +232,7 @@ async function rollBack(
   changes: readonly Change[],
   entries: readonly BackupEntry[],
   done: readonly number[],
+  text: Messages,
 ): Promise<{ left: string[]; restored: number }> {
   const { atomic } = await reference();
   const left: string[] = [];
@@ -247,25 +247,27 @@ async function rollBack(
       const now = stateHash(readFileState(target));
       if (now === entry.before) continue; // never changed, or already back
       if (now !== entry.after) {
-        left.push(
-          `workspace/${change.path} was changed by someone else after this command wrote it; left as it is (original: ${original})`,
-        );
+        left.push(text.transaction.changedByOthers(`workspace/${change.path}`, original));
         continue;
       }
       if (entry.before === null) {
         unlinkSync(target);
       } else {
         const copy = readFileState(backupFiles(name).copy(change.path));
-        if (copy.kind !== "file" || sha256(copy.bytes) !== entry.before) throw new Error("its backup copy is missing or damaged");
+        if (copy.kind !== "file" || sha256(copy.bytes) !== entry.before) throw new Error(text.transaction.damagedCopy);
         await atomic.atomicWrite(target, copy.bytes);
         if (entry.mode !== null) chmodSync(target, entry.mode);
       }
       const after = stateHash(readFileState(target));
-      if (after !== entry.before) throw new Error(`it holds ${show(after)} instead of ${show(entry.before)}`);
+      if (after !== entry.before) throw new Error(text.transaction.holdsInstead(show(after, text), show(entry.before, text)));
       restored += 1;
     } catch (error) {
       left.push(
-        `workspace/${change.path}: could not be put back: ${describe(error)} (original: ${entry.before === null ? "no file" : original})`,
+        text.transaction.notPutBack(
+          `workspace/${change.path}`,
+          describe(error, text),
+          entry.before === null ? text.transaction.noFile : original,
+        ),
       );
     }
   }

@@ -37,7 +37,16 @@ export interface FoundBrowser {
   readonly description: string;
 }
 
-export type BrowserLookup = { readonly found: FoundBrowser } | { readonly found: null; readonly reason: string };
+/** Why no browser was found, as data, so that each edition of `lab doctor` can say it in its own words. */
+export type BrowserProblem =
+  | { readonly kind: "not executable"; readonly variable: string; readonly value: string }
+  /** Nothing found; `bundled` says why @sparticuz/chromium could not stand in (its failure is the package's own words). */
+  | { readonly kind: "none"; readonly bundled: "arm64" | "not linux" | { readonly failure: string } };
+
+export type BrowserLookup =
+  | { readonly found: FoundBrowser }
+  /** `reason` is the problem in English, as the site's tests report it. */
+  | { readonly found: null; readonly problem: BrowserProblem; readonly reason: string };
 
 /** What the lookup may look at; tests replace it to try every platform and every missing piece. */
 export interface BrowserProbe {
@@ -125,7 +134,11 @@ export function findBrowser(probe: BrowserProbe = systemProbe()): BrowserLookup 
     if (configured) {
       return probe.isExecutable(configured)
         ? found("CHROME_PATH", configured, `${configured} (from ${variable})`)
-        : { found: null, reason: `${variable} is set to ${configured}, which is not an executable file: fix or unset it` };
+        : {
+            found: null,
+            problem: { kind: "not executable", variable, value: configured },
+            reason: `${variable} is set to ${configured}, which is not an executable file: fix or unset it`,
+          };
     }
   }
   const path = (probe.env.PATH ?? probe.env.Path ?? "").split(probe.platform === "win32" ? ";" : ":").filter((folder) => folder !== "");
@@ -144,14 +157,23 @@ export function findBrowser(probe: BrowserProbe = systemProbe()): BrowserLookup 
   const install =
     "install Chromium or Chrome (Debian/Ubuntu: apt-get install chromium), run npx playwright install chromium, or set CHROME_PATH";
   if (probe.platform !== "linux" || probe.arch !== "x64") {
-    const why =
-      probe.platform === "linux" && probe.arch === "arm64"
-        ? "@sparticuz/chromium ships only an x64 binary in its npm package (its arm64 build is a separate download)"
-        : `@sparticuz/chromium is for Linux only`;
-    return { found: null, reason: `no Chromium or Chrome found, and ${why}: ${install}` };
+    const arm64 = probe.platform === "linux" && probe.arch === "arm64";
+    const why = arm64
+      ? "@sparticuz/chromium ships only an x64 binary in its npm package (its arm64 build is a separate download)"
+      : `@sparticuz/chromium is for Linux only`;
+    return {
+      found: null,
+      problem: { kind: "none", bundled: arm64 ? "arm64" : "not linux" },
+      reason: `no Chromium or Chrome found, and ${why}: ${install}`,
+    };
   }
   const bundled = probe.sparticuz();
-  if (typeof bundled === "string") return { found: null, reason: `no Chromium or Chrome found, and ${bundled}: ${install}` };
+  if (typeof bundled === "string")
+    return {
+      found: null,
+      problem: { kind: "none", bundled: { failure: bundled } },
+      reason: `no Chromium or Chrome found, and ${bundled}: ${install}`,
+    };
   return found(
     "@sparticuz/chromium",
     bundled.executablePath,

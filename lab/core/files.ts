@@ -44,12 +44,15 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, opti
   }
 }
 
+/** What is at a path that is not a regular file, as the messages say it (each edition has its words). */
+export type NotAFile = "a symbolic link" | "a folder" | "a FIFO" | "a socket" | "a device";
+
 /** What is at a path where the lab expects a learner's file. */
 export type FileState =
   | { readonly kind: "missing" }
   | { readonly kind: "file"; readonly bytes: Buffer; readonly mode: number }
   /** A folder, FIFO, socket, device or symlink: never read, never replaced. */
-  | { readonly kind: "other"; readonly what: string };
+  | { readonly kind: "other"; readonly what: NotAFile };
 
 // Where the platform has them: a symlink is not followed, and a FIFO opens at once instead of waiting.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -77,7 +80,7 @@ export function readFileState(file: string): FileState {
   try {
     const stat = fstatSync(handle);
     if (stat.isFile()) return { kind: "file", bytes: readFileSync(handle), mode: stat.mode & 0o7777 };
-    const what = stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device";
+    const what: NotAFile = stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device";
     return { kind: "other", what };
   } finally {
     closeSync(handle);

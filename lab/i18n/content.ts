@@ -1,7 +1,10 @@
 // The structured text of a stage in one edition: stage.json and failure.json keep English at the top
 // level and the Chinese edition under "zh-CN"; these functions give either edition the English shape.
+import { existsSync } from "node:fs";
+import type { Stage } from "../catalog/catalog.js";
 import type { FaultContract, FaultText } from "../catalog/failure-schema.js";
 import type { StageSpec, StageText } from "../catalog/stage-schema.js";
+import { localized } from "../core/layout.js";
 import type { Locale } from "./locale.js";
 
 /** The spec with its text in `locale`, or null when that edition is missing. */
@@ -56,4 +59,13 @@ export function contractEditionProblems(contract: FaultContract, locale: Locale)
   const text = contract[locale];
   if (!text) return [`has no "${locale}" edition of diagnosis and fixPrinciple`];
   return lengthProblems([["diagnosis", contract.diagnosis, text.diagnosis]], locale);
+}
+
+/**
+ * A stage's lesson in `locale` when that edition is written, else the English one, with the edition it
+ * is in: a message that names a section must name it in the words of the page it points to.
+ */
+export function lessonIn(stage: Pick<Stage, "readmePath">, locale: Locale): { readonly file: string; readonly locale: Locale } {
+  const twin = localized(stage.readmePath, locale);
+  return existsSync(twin) ? { file: twin, locale } : { file: stage.readmePath, locale: "en" };
 }

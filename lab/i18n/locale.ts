@@ -13,20 +13,31 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
-/** A locale tag as the system writes it (`zh_CN.UTF-8`, `zh-Hans`, `en_US`) read as one of the editions. */
+/**
+ * A locale tag as the system writes it (`zh_CN.UTF-8`, `zh-Hans`, `en_US`) read as one of the editions.
+ * `C` and `POSIX` (with a codeset too: `C.UTF-8`, the default of many containers) state no language.
+ */
 export function editionOf(tag: string | undefined): Locale | null {
   if (!tag) return null;
   const lower = tag.trim().toLowerCase();
-  if (lower === "" || lower === "c" || lower === "posix") return null;
+  const language = lower.split(/[.@]/)[0];
+  if (language === "" || language === "c" || language === "posix") return null;
   return lower.startsWith("zh") ? "zh-CN" : "en";
+}
+
+/** A FORGE_LANG that names no edition; `value` is what it was set to, for a message in either edition. */
+export class UnknownLocaleError extends Error {
+  override readonly name = "UnknownLocaleError";
+  constructor(readonly value: string) {
+    super(`FORGE_LANG must be one of ${LOCALES.map((locale) => `"${locale}"`).join(", ")}, got ${JSON.stringify(value)}`);
+  }
 }
 
 /** FORGE_LANG names an edition exactly (any case, `_` for `-`); anything else is a mistake worth saying. */
 export function forgeLang(value: string): Locale {
   const wanted = value.trim().replace(/_/g, "-").toLowerCase();
   const found = LOCALES.find((locale) => locale.toLowerCase() === wanted);
-  if (!found)
-    throw new Error(`FORGE_LANG must be one of ${LOCALES.map((locale) => `"${locale}"`).join(", ")}, got ${JSON.stringify(value)}`);
+  if (!found) throw new UnknownLocaleError(value);
   return found;
 }
 
@@ -37,7 +48,7 @@ const processEnv = (): Environment => (globalThis as { process?: { env: Environm
 /**
  * The language of the lab CLI's messages: FORGE_LANG when set, else the system locale in POSIX order
  * (LC_ALL, LC_MESSAGES, LANG), else the locale Node reports (Windows sets none of the variables).
- * Throws when FORGE_LANG names no edition.
+ * Throws an UnknownLocaleError when FORGE_LANG names no edition.
  */
 export function localeFromEnvironment(env: Environment = processEnv(), systemTag?: string): Locale {
   if (env.FORGE_LANG !== undefined && env.FORGE_LANG.trim() !== "") return forgeLang(env.FORGE_LANG);

@@ -8,6 +8,7 @@ import { $ } from "zx";
 import type { Stage } from "../catalog/catalog.js";
 import { writeFileAtomic } from "../core/files.js";
 import { acquireLock } from "../cli/lock.js";
+import { messages } from "../i18n/messages.js";
 import { dirs, repoPath, ROOT } from "../core/layout.js";
 import { currentSources, mutatedModules, readSummary, summaryFile } from "./stage.js";
 import { summarize, verdicts, type MutationSummary, type StrykerReport } from "./summary.js";
@@ -32,7 +33,8 @@ export interface StageRun {
 
 export async function mutateStage(stage: Stage, options: { readonly quiet?: boolean } = {}): Promise<StageRun> {
   // Two runs of one stage would remove each other's sandbox: the second refuses, naming the first.
-  const { lock } = acquireLock(join(dirs.mutationState, `${stage.id}.lock`), `mutate ${stage.id}`);
+  // `npm run mutate` is an author's tool, and speaks English as the rest of its output does.
+  const { lock } = acquireLock(join(dirs.mutationState, `${stage.id}.lock`), `mutate ${stage.id}`, messages("en"));
   try {
     return await runStryker(stage, options);
   } finally {

@@ -11,7 +11,7 @@ const catalog = loadCatalog();
 const stage = findStage(catalog, process.env.FORGE_MUTATE_STAGE ?? "");
 if (!stage) throw new Error(`FORGE_MUTATE_STAGE must name a stage folder; got "${process.env.FORGE_MUTATE_STAGE ?? ""}"`);
 
-const project = stageProject(catalog, { stage, tree: treeFor(catalog, stage, "solution") });
+const project = stageProject(catalog, { stage, tree: treeFor(catalog, stage, "solution") }, { locale: "en" });
 // StrykerJS's instrumented module runs several times slower than the reference (every branch asks which
 // mutant is active), so a test that streams megabytes needs more than vitest's 5 s; StrykerJS's own
 // timeout still decides when a mutant hangs.

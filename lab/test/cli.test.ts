@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
 import { layoutOf } from "../core/layout.js";
+import { displayWidth } from "../core/style.js";
 import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
 import { checkNode } from "../cli/doctor.js";
+import { messages } from "../i18n/messages.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
@@ -104,6 +106,8 @@ it.concurrent("fault --check says not fixed for the copied faulty module and fix
   const reopened = await lab(copy, ["fault", "04", "--open"]);
   expect(reopened.status, "a repair in progress is not overwritten without --yes").toBe(1);
 });
+
+const ENGLISH = messages("en");
 
 /** The CLI in this process, its output captured: for commands that only read. */
 async function labHere(args: readonly string[]): Promise<Run> {
@@ -225,6 +229,80 @@ it.concurrent(
   },
 );
 
+it.concurrent("speaks Chinese with FORGE_LANG=zh-CN: status's table and states, hint's Chinese hints, an error", SLOW, async (context) => {
+  const copy = copyRepository(context);
+  mkdirSync(tools(copy), { recursive: true });
+  writeFileSync(join(tools(copy), "registry.ts"), "// my registry, in progress\n");
+  const zh = { env: { FORGE_LANG: "zh-CN" } };
+
+  const status = await lab(copy, ["status"], zh);
+  expect(status.status, `exit status of status in Chinese:\n${status.stderr}`).toBe(0);
+  expect(status.stdout.split("\n")[0]?.split(/ {2,}/), "the header of the status table").toEqual([
+    "阶段",
+    "工作区模块",
+    "最近的证据",
+    "状态",
+    "下一步",
+  ]);
+  expect(status.stdout, "stage 01's row: in progress").toMatch(
+    /^01 capability-registry +registry\.ts ✔ +无 +进行中 +运行 npm test -- stage-01$/m,
+  );
+  expect(status.stdout, "stage 02's row: not started, pointing to the Chinese lesson").toMatch(
+    /^02 workspace-path-policy +paths\.ts · +无 +未开始 +先读 stages\/stage-02-workspace-path-policy\/README\.zh-CN\.md，再创建 workspace\/forge\/tools\/paths\.ts$/m,
+  );
+  const columns = status.stdout
+    .split("\n")
+    .slice(0, 3)
+    .map((line) => displayWidth(line.slice(0, line.search(/进行中|未开始|状态/))));
+  expect(new Set(columns).size, `the state column starts at one terminal column on every line:\n${status.stdout}`).toBe(1);
+
+  const hints = (
+    JSON.parse(readFileSync(join(copy, "stages", "stage-02-workspace-path-policy", "stage.json"), "utf8")) as {
+      "zh-CN": { hints: string[] };
+    }
+  )["zh-CN"].hints;
+  const hint = await lab(copy, ["hint", "2"], zh);
+  expect(hint.stdout.trim(), "the first hint of stage 02 in Chinese, and what comes next").toBe(
+    `阶段 02（workspace-path-policy），第 1 条提示（共 ${hints.length} 条）：${hints[0]}\n（再运行同一命令会显示第 2 条，共 ${hints.length} 条；加 --all 显示全部。）`,
+  );
+
+  const unknown = await lab(copy, ["hint", "stage-99"], zh);
+  expect(`${unknown.status} ${unknown.stderr}`, "hint stage-99 in Chinese").toMatch(
+    /^2 “stage-99”不是阶段。可用的阶段：stage-01-capability-registry、stage-02-workspace-path-policy、.*（也可以写编号，例如 4）\n$/,
+  );
+});
+
+it.concurrent("follows the system's locale when FORGE_LANG is unset: LANG=zh_CN.UTF-8 gives Chinese", SLOW, async (context) => {
+  const copy = copyRepository(context);
+  const list = await lab(copy, ["fault", "5", "--list"], {
+    env: { FORGE_LANG: undefined, LC_ALL: undefined, LC_MESSAGES: undefined, LANG: "zh_CN.UTF-8" },
+  });
+  expect(list.status, list.stderr).toBe(0);
+  expect(list.stdout.trimEnd().split("\n"), "fault 5 --list under LANG=zh_CN.UTF-8").toEqual([
+    "unlooped-short-write  默认  由“writes every byte when the file system accepts one byte per call”捕获",
+    "partial-write               由“replaces the whole file and leaves no temporary file”捕获",
+  ]);
+});
+
+it.concurrent(
+  "refuses a FORGE_LANG that names no edition in one line, with exit status 2, before changing anything",
+  SLOW,
+  async (context) => {
+    const copy = copyRepository(context);
+    mkdirSync(tools(copy), { recursive: true });
+    writeFileSync(join(tools(copy), "registry.ts"), "// my own registry\n");
+    const before = snapshot(join(copy, "workspace"));
+    const run = await lab(copy, ["start", "3", "--yes"], { env: { FORGE_LANG: "fr", LC_ALL: "en_US.UTF-8" } });
+    expect(run.status, "exit status with FORGE_LANG=fr").toBe(2);
+    expect(run.stderr, "what FORGE_LANG=fr says").toBe(
+      `FORGE_LANG="fr" names no edition of the course: use one of en, zh-CN, or leave it unset to follow the system's language.\n`,
+    );
+    expect(run.stdout, "standard output with FORGE_LANG=fr").toBe("");
+    expect(snapshot(join(copy, "workspace")), "workspace/ after start with FORGE_LANG=fr").toEqual(before);
+    expect(existsSync(join(copy, ".lab")), ".lab/ (lock, backups) after start with FORGE_LANG=fr").toBe(false);
+  },
+);
+
 it.concurrent("new scaffolds a stage whose files are all valid, and verify lists every piece still to write", SLOW, async (context) => {
   const copy = copyRepository(context);
   const run = await lab(copy, ["new", "12", "sandbox-profile", "--module", "profile"]);
@@ -258,7 +336,7 @@ it.concurrent("new scaffolds a stage whose files are all valid, and verify lists
 
 it("checks the Node.js version against package.json's engines range with semver", () => {
   const verdicts = Object.fromEntries(
-    ["20.18.3", "20.19.0", "22.12.0", "24.0.0-pre", "18.20.4"].map((version) => [version, checkNode(version, ">=20.19").ok]),
+    ["20.18.3", "20.19.0", "22.12.0", "24.0.0-pre", "18.20.4"].map((version) => [version, checkNode(version, ">=20.19", ENGLISH).ok]),
   );
   expect(verdicts, "supported by >=20.19, by version").toEqual({
     "20.18.3": false,
@@ -267,7 +345,7 @@ it("checks the Node.js version against package.json's engines range with semver"
     "24.0.0-pre": false,
     "18.20.4": false,
   });
-  expect(checkNode("20.18.3", ">=20.19").detail, "what doctor says of an old Node").toBe(
+  expect(checkNode("20.18.3", ">=20.19", ENGLISH).detail, "what doctor says of an old Node").toBe(
     "package.json engines asks for >=20.19: install a current Node.js 20 or 22",
   );
 });

@@ -74,7 +74,8 @@ function runStep(command: string): Promise<{ status: number | null; output: stri
     const child = spawn(command, {
       cwd: copy,
       shell: true,
-      env: { ...env, ...RUNNER, CI: "true", NO_COLOR: "1", GITHUB_STEP_SUMMARY: summaryFile() },
+      // FORGE_LANG: the test reads the English messages, whatever the machine's locale.
+      env: { ...env, ...RUNNER, CI: "true", NO_COLOR: "1", FORGE_LANG: "en", GITHUB_STEP_SUMMARY: summaryFile() },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

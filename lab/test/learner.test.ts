@@ -40,7 +40,8 @@ function npmTest(
       commandArgs,
       {
         cwd: ROOT,
-        env: { ...env, CI: "true", NO_COLOR: "1", FORGE_WORKSPACE: workspace, FORGE_EVIDENCE: evidence, ...options.env },
+        // English unless a test asks otherwise: what a test reads must not depend on the machine's locale.
+        env: { ...env, CI: "true", NO_COLOR: "1", FORGE_LANG: "en", FORGE_WORKSPACE: workspace, FORGE_EVIDENCE: evidence, ...options.env },
         timeout: 60_000,
       },
       (error, stdout, stderr) => {
@@ -152,6 +153,20 @@ it.concurrent("names an earlier stage's module that a learner file imports but h
     /ModuleNotWritten: forge\/tools\/atomic is not written yet: create \S*forge\/tools\/atomic\.ts \(explained in stages\/stage-05-atomic-write\/README\.md, section "Concepts"\)\. It belongs to stage-05-atomic-write, an earlier stage\./,
   );
   expect(run.output).not.toContain("TypeScriptError");
+});
+
+it.concurrent("says a module is not written yet in Chinese with FORGE_LANG=zh-CN, pointing to the Chinese lesson and section", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  const run = await npmTest(context, ["stage-06"], {
+    env: { FORGE_LANG: "zh-CN" },
+    files: { "rollback.ts": readFileSync(join(ROOT, "solutions", "stage-06-rollback-journal", "forge", "tools", "rollback.ts"), "utf8") },
+  });
+  expect(run.status, "exit status of a stage whose earlier module is missing").toBe(1);
+  expect(run.output, "the missing-module line in Chinese").toMatch(
+    /ModuleNotWritten: forge\/tools\/atomic 尚未编写：请创建 \S*forge\/tools\/atomic\.ts（说明见 stages\/stage-05-atomic-write\/README\.zh-CN\.md 的“概念”一节）。它属于更早的阶段 stage-05-atomic-write。/,
+  );
+  expect(run.output, "npm test's output in Chinese").not.toContain("is not written yet");
 });
 
 it.concurrent("keeps writing the evidence when --reporter=junit and github-actions replace vitest's reporters", {

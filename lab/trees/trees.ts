@@ -10,7 +10,7 @@ import { TARGETS, type Target } from "../evidence/schema.js";
 export { TARGETS, type Target };
 
 export class UnknownTargetError extends Error {
-  constructor(value: string) {
+  constructor(readonly value: string) {
     super(`FORGE_TARGET="${value}" is not a target. Use one of: ${TARGETS.join(", ")} (workspace is the default).`);
     this.name = "UnknownTargetError";
   }

@@ -184,7 +184,7 @@ export function judgeStart(stage: Stage, run: StageRun | undefined): Check {
 /** The files an author writes for a stage, with their text. */
 function stageTexts(stage: Stage): Array<{ file: string; text: string }> {
   const modules = (stage.spec?.modules ?? []).flatMap((name) => [moduleFile(stage.solutionDir, name), moduleFile(stage.faultyDir, name)]);
-  return [stage.readmePath, stage.specPath, stage.contractPath, ...stage.testFiles, ...modules]
+  return [stage.readmePath, localized(stage.readmePath, TWIN_LOCALE), stage.specPath, stage.contractPath, ...stage.testFiles, ...modules]
     .filter((file) => existsSync(file))
     .map((file) => ({ file, text: readFileSync(file, "utf8") }));
 }
@@ -250,7 +250,12 @@ export function judgeMutationSummary(stage: Stage): Check {
 
 /** A page's text, or why it cannot be read (missing, or not a regular file). */
 function readPage(file: string, root: string): { text: string } | { problem: string } {
-  const state = readFileState(file);
+  let state: ReturnType<typeof readFileState>;
+  try {
+    state = readFileState(file);
+  } catch (error) {
+    return { problem: `${repoPath(file, root)} cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
   if (state.kind === "missing") return { problem: `${repoPath(file, root)} is missing` };
   if (state.kind !== "file") return { problem: `${repoPath(file, root)} is ${state.what}, not a file` };
   return { text: Buffer.from(state.bytes).toString("utf8") };
@@ -379,8 +384,9 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     {
       test: {
         projects: [
-          ...projects.map((project) => stageProject(catalog, project, [evidence])),
-          ...faultProjects.map(({ project }) => stageProject(catalog, project)),
+          // verify's report is the authors', in English; it judges a missing module by its error's name.
+          ...projects.map((project) => stageProject(catalog, project, { locale: "en", plugins: [evidence] })),
+          ...faultProjects.map(({ project }) => stageProject(catalog, project, { locale: "en" })),
           ...SUITES.map((suite) => suite.project),
         ],
       },

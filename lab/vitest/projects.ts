@@ -4,6 +4,7 @@ import type { Plugin } from "vite";
 import type { TestProjectInlineConfiguration } from "vitest/config";
 import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
 import { ROOT, repoPath } from "../core/layout.js";
+import type { Locale } from "../i18n/locale.js";
 import type { Tree } from "../trees/trees.js";
 import { forgeLayers } from "./resolver.js";
 
@@ -18,11 +19,18 @@ export function projectName({ stage, tree }: StageProject): string {
   return `stage-${stage.nn}:${tree.name}`;
 }
 
-/** The project of a (stage, tree); `plugins` adds more (the evidence plugin, for runs that record evidence). */
-export function stageProject(catalog: Catalog, project: StageProject, plugins: readonly Plugin[] = []): TestProjectInlineConfiguration {
+export interface ProjectOptions {
+  /** The edition of the messages a learner reads when a module cannot load. */
+  readonly locale: Locale;
+  /** More plugins: the evidence plugin, for runs that record evidence. */
+  readonly plugins?: readonly Plugin[];
+}
+
+/** The project of a (stage, tree). */
+export function stageProject(catalog: Catalog, project: StageProject, options: ProjectOptions): TestProjectInlineConfiguration {
   const { stage, tree } = project;
   return {
-    plugins: [forgeLayers({ stage, tree, owners: moduleOwners(catalog) }), ...plugins],
+    plugins: [forgeLayers({ stage, tree, owners: moduleOwners(catalog), locale: options.locale }), ...(options.plugins ?? [])],
     test: {
       // A test that starts a child process needs the file behind a module: see lab/testing.ts.
       provide: { forgeLayers: [...tree.layers] },

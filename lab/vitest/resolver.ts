@@ -9,6 +9,10 @@ import "vitest/config";
 import type { Stage } from "../catalog/catalog.js";
 import type { Section } from "../authoring/lesson.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
+import { lessonIn } from "../i18n/content.js";
+import { term } from "../i18n/glossary.js";
+import type { Locale } from "../i18n/locale.js";
+import { messages } from "../i18n/messages.js";
 import { findInLayers, findModule, type Tree } from "../trees/trees.js";
 import { closeTypecheckers, isSyntaxError, keepTypecheckersOpen, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
 
@@ -30,31 +34,37 @@ export interface LayerOptions {
   readonly tree: Tree;
   /** Which stage adds each module. */
   readonly owners: ReadonlyMap<string, Stage>;
+  /** The edition of the messages below. */
+  readonly locale: Locale;
 }
 
-/** The line a learner reads when a module their tests need does not exist yet. */
+/**
+ * The line a learner reads when a module their tests need does not exist yet. It sends them to the
+ * lesson in their language, and names the section as that page heads it.
+ */
 export function missingModuleMessage(options: LayerOptions, name: string): string {
   const { stage, tree, owners } = options;
+  const text = messages(options.locale);
   const owner = owners.get(name);
   if (tree.target === "workspace") {
     const file = repoPath(join(dirs.workspace, MODULE_DIR, `${name}.ts`));
-    if (!owner) return `forge/tools/${name} is not written yet: create ${file}.`;
-    const where = `${repoPath(owner.readmePath)}, section "${MODULE_SECTION}"`;
-    const earlier = owner.number < stage.number ? ` It belongs to ${owner.id}, an earlier stage.` : "";
-    return `forge/tools/${name} is not written yet: create ${file} (explained in ${where}).${earlier}`;
+    if (!owner) return text.test.notWritten(name, file);
+    const lesson = lessonIn(owner, options.locale);
+    const earlier = owner.number < stage.number ? owner.id : null;
+    return text.test.notWrittenExplained(name, file, repoPath(lesson.file), term(MODULE_SECTION, lesson.locale), earlier);
   }
-  return `forge/tools/${name} does not exist in the ${tree.name} tree of ${stage.id}.`;
+  return text.test.notInTree(name, tree.name, stage.id);
 }
 
 /**
  * The first diagnostic, in one line: a stray brace makes the compiler report a cascade whose later
  * entries are only consequences, so the first is where to look. The count says how many follow.
  */
-export function typeScriptErrorMessage(diagnostics: readonly Diagnostic[]): string {
+export function typeScriptErrorMessage(diagnostics: readonly Diagnostic[], locale: Locale): string {
   const [first] = diagnostics;
   if (!first) return "";
-  const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more; fix this one first)` : "";
-  return `${repoPath(first.file)}:${first.line}:${first.column} ${isSyntaxError(first) ? "syntax" : "type"} error ${first.code}: ${first.message}${more}`;
+  const where = `${repoPath(first.file)}:${first.line}:${first.column}`;
+  return messages(locale).test.typeScript(where, isSyntaxError(first), first.code, first.message, diagnostics.length - 1);
 }
 
 const UNRESOLVED_NEIGHBOUR = /^Cannot find module '\.\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?'/;
@@ -117,7 +127,7 @@ export function forgeLayers(options: LayerOptions): Plugin {
       const own = (await typecheckWorkspace(learner ?? undefined)).filter(
         (diagnostic) => diagnostic.file === id && !isMissingNeighbour(diagnostic),
       );
-      return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own)) : null;
+      return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own, options.locale)) : null;
     },
     configureVitest({ vitest, project }) {
       if (learner === null) return;

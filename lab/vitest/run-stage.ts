@@ -4,15 +4,17 @@ import { createVitest } from "vitest/node";
 import type { Catalog, Stage } from "../catalog/catalog.js";
 import { ROOT } from "../core/layout.js";
 import { resultsOf, type Results } from "../evidence/results.js";
+import type { Locale } from "../i18n/locale.js";
 import type { Tree } from "../trees/trees.js";
 import { stageProject } from "./projects.js";
 
-export async function runStageTests(catalog: Catalog, stage: Stage, tree: Tree): Promise<Results> {
+/** `locale`: the edition of the messages of modules that cannot load (the CLI's own). */
+export async function runStageTests(catalog: Catalog, stage: Stage, tree: Tree, locale: Locale): Promise<Results> {
   const silent = {}; // a reporter that reports nothing: the caller prints its own summary
   const vitest = await createVitest(
     "test",
     { watch: false, config: false, root: ROOT, reporters: [silent] },
-    { test: { projects: [stageProject(catalog, { stage, tree })] } },
+    { test: { projects: [stageProject(catalog, { stage, tree }, { locale })] } },
   );
   try {
     await vitest.start();

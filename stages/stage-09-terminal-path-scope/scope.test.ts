@@ -39,6 +39,10 @@ function patterns(commands: readonly string[], context: Context = IN_ROOT, rules
 const same = <T>(commands: readonly string[], value: T): Record<string, T> =>
   Object.fromEntries(commands.map((command) => [command, value]));
 
+/** command → the reason given for what cannot be analyzed, from command → what was found where. */
+const unanalyzable = (cases: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(cases).map(([command, what]) => [command, `the command cannot be analyzed safely: ${what}`]));
+
 it("auto-approves ls after cd into a folder of the project root", () => {
   expect(decide(`cd ${ROOT}/app && ls`, IN_ROOT, NO_RULES), "cd <root>/app && ls").toEqual(AUTO_BY_ROOT);
   // The harness may start elsewhere: an absolute cd into the root is what counts.
@@ -429,10 +433,7 @@ it("asks for any syntax it cannot analyze, and says what it is", () => {
     "ls }": "a brace group or expansion { … } at offset 3",
     "ls x\\\ny": "a newline at offset 5",
   };
-  const expected = Object.fromEntries(
-    Object.entries(cases).map(([command, what]) => [command, `the command cannot be analyzed safely: ${what}`]),
-  );
-  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(unanalyzable(cases));
   expect(actions(Object.keys(cases)), "command → action").toEqual(same(Object.keys(cases), "require_approval"));
   expect(patterns(Object.keys(cases)), "no always-allow pattern for what cannot be analyzed").toEqual(same(Object.keys(cases), null));
   // Only NAME= at the very start of the first word is an assignment; anything else is a program name.
@@ -450,10 +451,7 @@ it("reports the problem that comes first in the command, even one the splitter f
     "FOO=*.ts ls": "an environment assignment NAME=value at offset 0",
     "ls && A=$(pwd) ls": "an environment assignment NAME=value at offset 6",
   };
-  const expected = Object.fromEntries(
-    Object.entries(cases).map(([command, what]) => [command, `the command cannot be analyzed safely: ${what}`]),
-  );
-  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(unanalyzable(cases));
 });
 
 it("reads NAME=value as an environment assignment before the program of every segment, and as an argument after it", () => {
@@ -462,10 +460,7 @@ it("reads NAME=value as an environment assignment before the program of every se
     "ls; HOME=/tmp cat .env": "an environment assignment NAME=value at offset 4",
     "  FOO=1 ls": "an environment assignment NAME=value at offset 2",
   };
-  const expected = Object.fromEntries(
-    Object.entries(cases).map(([command, what]) => [command, `the command cannot be analyzed safely: ${what}`]),
-  );
-  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(unanalyzable(cases));
   expect(patterns(Object.keys(cases)), "no always-allow pattern for a command with an assignment").toEqual(same(Object.keys(cases), null));
   // After the program, NAME=value is a word like any other: here a search text and a printed text.
   const args = ["grep TODO=1 src", "echo NODE_ENV=production"];

@@ -59,7 +59,7 @@ it("names every problem of a request in one error", () => {
     caught = error;
   }
   const error = caught as NativeRequestError;
-  expect({ name: error?.name, code: error?.code, problems: error?.problems }, "the error for a request wrong in eleven ways").toEqual({
+  expect({ name: error?.name, code: error?.code, problems: error?.problems }, "the error for a request wrong in thirteen ways").toEqual({
     name: "NativeRequestError",
     code: "NATIVE_REQUEST_INVALID",
     problems: [

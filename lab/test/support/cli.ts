@@ -36,16 +36,27 @@ export interface Injection {
 
 export interface LabOptions {
   readonly inject?: readonly Injection[];
+  /**
+   * Variables set (a string) or removed (undefined) over the defaults. FORGE_LANG is "en" unless a test
+   * says otherwise, so what a test reads does not depend on the machine's locale.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export function lab(copy: string, args: readonly string[], options: LabOptions = {}): Promise<Run> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && !key.startsWith("FORGE_")));
+  const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && !key.startsWith("FORGE_"));
+  const chosen = { NO_COLOR: "1", CI: "true", FORGE_LANG: "en", FORGE_INJECT: JSON.stringify(options.inject ?? []), ...options.env };
+  const env: Record<string, string> = {};
+  for (const [key, value] of [...inherited, ...Object.entries(chosen)]) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
   const preload = options.inject ? ["--import", join(ROOT, "lab", "test", "support", "inject.mjs")] : [];
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [...preload, "--import", "tsx", join(copy, "lab", "cli", "main.ts"), ...args],
-      { cwd: copy, env: { ...env, NO_COLOR: "1", CI: "true", FORGE_INJECT: JSON.stringify(options.inject ?? []) }, timeout: 100_000 },
+      { cwd: copy, env, timeout: 100_000 },
       (error, stdout, stderr) =>
         resolve({
           status: error ? (typeof error.code === "number" ? error.code : null) : 0,
