@@ -171,7 +171,7 @@ export const WORDS: SiteText = {
   map: {
     diagramTitle: "学习路径",
     figcaption: "各阶段按课程顺序排列。从一个阶段连到后面某个阶段的弧线表示：后一个阶段的参考实现导入了前一个阶段的模块。",
-    tableCaption: "每个阶段依赖什么、为后续提供什么、受什么约束",
+    tableCaption: "每个阶段依赖什么、提供什么、受什么约束",
     description: (count, imports, alone) => {
       const said = imports.map(({ nn, list }) => `${zh("Stage")} ${nn} 导入${zh("Stage")} ${list}`).join("；");
       return `${count} 个阶段，按课程顺序排列。${said ? `${said}。` : ""}${alone} 个阶段独立存在。图后的表格列出同样的信息。`;
