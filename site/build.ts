@@ -1,15 +1,18 @@
-// Builds the static course site into site/dist: a home page, the course map, a page per stage, one
-// script and one stylesheet. The result works opened straight from disk and from any static host.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Builds the static course site into site/dist: each edition's home page, course map, glossary and a
+// page per stage (English at the root, Simplified Chinese under zh-CN/), a script per edition, the home
+// pages' small script and one stylesheet. The result works opened straight from disk and from any static host.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build as esbuild } from "esbuild";
-import { dirs } from "../lab/core/layout.js";
+import { build as esbuild, type Plugin } from "esbuild";
 import { headings } from "../lab/authoring/lesson.js";
 import { learningPath } from "../lab/authoring/map.js";
-import { MAP_PAGE, type StagePageData } from "./client/course.js";
-import { type Course, courseData, loadCourse, stagePage } from "./content.js";
+import { dirs, localized } from "../lab/core/layout.js";
+import { LOCALES, type Locale } from "../lab/i18n/locale.js";
+import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, type StagePageData } from "./client/course.js";
+import { TEXT } from "./client/text.js";
+import { contentIn, type Course, courseData, loadCourse, stagePage } from "./content.js";
 import { mapMain } from "./map.js";
-import { challengeParts, homeMain, markdown, page, siteNav, stageMain } from "./render.js";
+import { appScript, challengeParts, glossaryMain, homeMain, markdown, page, siteNav, stageMain, withoutSwitchLine } from "./render.js";
 
 const SITE = dirs.site;
 export const DIST = dirs.siteDist;
@@ -25,6 +28,8 @@ export interface BuildResult {
   readonly pages: readonly string[];
   readonly sizes: readonly PageSize[];
   readonly skipped: readonly string[];
+  /** Pages of an edition that show the English text, because its translation is not written yet. */
+  readonly untranslated: readonly string[];
 }
 
 function listingBytes(html: string): number {
@@ -37,87 +42,165 @@ export interface SiteSources {
   readonly course: Course;
   /** The course map's markdown (stages/README.md). */
   readonly courseMap: string;
+  /** Its twins in the other editions (stages/README.zh-CN.md), those that exist. */
+  readonly courseMapTwins: Readonly<Partial<Record<Locale, string>>>;
 }
 
 export function siteSources(): SiteSources {
-  return { course: loadCourse(), courseMap: readFileSync(dirs.courseMap, "utf8") };
+  const courseMapTwins: Partial<Record<Locale, string>> = {};
+  for (const locale of LOCALES) {
+    const twin = localized(dirs.courseMap, locale);
+    if (locale !== "en" && existsSync(twin)) courseMapTwins[locale] = readFileSync(twin, "utf8");
+  }
+  return { course: loadCourse(), courseMap: readFileSync(dirs.courseMap, "utf8"), courseMapTwins };
 }
 
-/** Builds the site from the repository, or from the sources given (the tests give a synthetic lesson). */
-export async function buildSite(outDir: string = DIST, sources: SiteSources = siteSources()): Promise<BuildResult> {
-  const { course, courseMap } = sources;
-  const data = courseData(course);
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(join(outDir, "assets"), { recursive: true });
-  mkdirSync(join(outDir, "stages"), { recursive: true });
+/** The browser code's `./words.js` answered with the edition's own table: a page loads only its language. */
+function editionWords(locale: Locale): Plugin {
+  return {
+    name: "edition-words",
+    setup(build) {
+      build.onResolve({ filter: /^\.\/words\.js$/ }, () => ({ path: join(SITE, "client", "text", `${locale}.ts`) }));
+    },
+  };
+}
 
-  const bundle = await esbuild({
-    entryPoints: [join(SITE, "client", "main.ts")],
+/** One browser script, bundled: a classic script, because a module script is refused on file:// pages. */
+async function bundle(entry: string, locale: Locale = "en"): Promise<Uint8Array> {
+  const result = await esbuild({
+    entryPoints: [join(SITE, "client", entry)],
     bundle: true,
-    format: "iife", // a module script is refused on file:// pages; a classic one is not
+    format: "iife",
     platform: "browser",
     target: "es2022",
     minify: true,
     legalComments: "none",
+    // Chinese text as UTF-8, 3 bytes a character rather than a 6-byte escape; pages and the server say UTF-8.
+    charset: "utf8",
+    plugins: [editionWords(locale)],
     write: false,
   });
-  const script = bundle.outputFiles[0]?.contents ?? new Uint8Array();
+  return result.outputFiles[0]?.contents ?? new Uint8Array();
+}
+
+/** Builds the site from the repository, or from the sources given (the tests give a synthetic lesson). */
+export async function buildSite(outDir: string = DIST, sources: SiteSources = siteSources()): Promise<BuildResult> {
+  const { course, courseMap, courseMapTwins } = sources;
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, "assets"), { recursive: true });
+
+  const scripts = new Map(await Promise.all(LOCALES.map(async (locale) => [locale, await bundle("main.ts", locale)] as const)));
+  const home = await bundle("home.ts");
   const style = readFileSync(join(SITE, "styles.css"), "utf8");
-  writeFileSync(join(outDir, "assets", "app.js"), script);
+  for (const [locale, script] of scripts) writeFileSync(join(outDir, "assets", appScript(locale)), script);
+  writeFileSync(join(outDir, "assets", "home.js"), home);
   writeFileSync(join(outDir, "assets", "app.css"), style);
 
-  const pages: Array<{ path: string; html: string }> = [];
-  const overview = markdown(0).render(readFileSync(join(SITE, "overview.md"), "utf8"));
-  pages.push({
-    path: "index.html",
-    html: page({
-      title: "Forge Lab",
-      description: "A course on tools, sandboxes and side-effect control for agent harnesses.",
-      depth: 0,
-      main: homeMain(data, overview),
-      course: data,
-    }),
-  });
-  pages.push({
-    path: MAP_PAGE,
-    html: page({
-      title: "Course map — Forge Lab",
-      description:
-        "Where the course sits in an agent harness, its concepts, what to know first, what to do when stuck, and how the stages build on each other.",
-      depth: 0,
-      main: mapMain(courseMap, learningPath(course.stages.map((content) => content.stage))),
-      course: data,
-      nav: siteNav(MAP_PAGE, data, headings(courseMap), 0),
-    }),
-  });
-  for (const content of course.stages) {
-    const stageData: StagePageData = {
-      id: content.stage.id,
-      prediction: { answer: content.spec.prediction.answer, options: content.spec.prediction.options },
-      hints: content.spec.hints.length,
-      rubric: content.spec.design.rubric.length,
-      challengeParts: challengeParts(content),
-    };
+  const pages: Array<{ path: string; html: string; locale: Locale }> = [];
+  const untranslated: string[] = [];
+  for (const locale of LOCALES) {
+    const edition = EDITION_DIRS[locale];
+    mkdirSync(join(outDir, edition, "stages"), { recursive: true });
+    const data = courseData(course, locale);
+    const text = TEXT[locale].page;
+    const overview = markdown(0, locale).render(withoutSwitchLine(readFileSync(localized(join(SITE, "overview.md"), locale), "utf8")));
     pages.push({
-      path: stagePage(content.stage),
+      locale,
+      path: `${edition}index.html`,
       html: page({
-        title: `Stage ${content.stage.nn} · ${content.spec.title} — Forge Lab`,
-        description: content.spec.summary,
-        depth: 1,
-        main: stageMain(content),
+        locale,
+        path: "index.html",
+        title: text.homeTitle,
+        description: text.homeDescription,
+        main: homeMain(data, overview, locale),
         course: data,
-        stage: stageData,
-        nav: siteNav(content.stage.id, data, headings(content.readme), 1),
       }),
     });
+
+    // Until the map's twin is written, the edition shows the English map, its path drawn in the edition.
+    const twinMap = locale === "en" ? courseMap : courseMapTwins[locale];
+    const mapLocale: Locale = twinMap === undefined ? "en" : locale;
+    const mapText = twinMap ?? courseMap;
+    if (mapLocale !== locale) untranslated.push(`${edition}${MAP_PAGE}`);
+    pages.push({
+      locale,
+      path: `${edition}${MAP_PAGE}`,
+      html: page({
+        locale,
+        path: MAP_PAGE,
+        title: text.mapTitle,
+        description: text.mapDescription,
+        main: mapMain(
+          mapText,
+          learningPath(
+            course.stages.map((content) => content.stage),
+            locale,
+          ),
+          locale,
+          mapLocale,
+        ),
+        course: data,
+        nav: siteNav({ locale, current: MAP_PAGE, course: data, sections: headings(mapText), sectionsLocale: mapLocale, depth: 0 }),
+      }),
+    });
+
+    pages.push({
+      locale,
+      path: `${edition}${GLOSSARY_PAGE}`,
+      html: page({
+        locale,
+        path: GLOSSARY_PAGE,
+        title: text.glossaryTitle,
+        description: text.glossaryDescription,
+        main: glossaryMain(locale),
+        course: data,
+        nav: siteNav({ locale, current: GLOSSARY_PAGE, course: data, sections: [], depth: 0 }),
+      }),
+    });
+
+    for (const english of course.stages) {
+      const content = contentIn(english, locale) ?? english;
+      const path = stagePage(content.stage);
+      if (content.locale !== locale) untranslated.push(`${edition}${path}`);
+      const stageData: StagePageData = {
+        id: content.stage.id,
+        prediction: { answer: content.spec.prediction.answer, options: content.spec.prediction.options },
+        hints: content.spec.hints.length,
+        rubric: content.spec.design.rubric.length,
+        challengeParts: challengeParts(content),
+      };
+      pages.push({
+        locale,
+        path: `${edition}${path}`,
+        html: page({
+          locale,
+          path,
+          title: text.stageTitle(content.stage.nn, content.spec.title),
+          description: content.spec.summary,
+          main: stageMain(content, locale),
+          course: data,
+          stage: stageData,
+          nav: siteNav({
+            locale,
+            current: content.stage.id,
+            course: data,
+            sections: headings(content.readme),
+            sectionsLocale: content.locale,
+            depth: 1,
+          }),
+        }),
+      });
+    }
   }
+
   const sizes: PageSize[] = [];
-  for (const { path, html } of pages) {
+  for (const { path, html, locale } of pages) {
     writeFileSync(join(outDir, path), html);
     const listings = listingBytes(html);
+    const script = (scripts.get(locale)?.byteLength ?? 0) + (path.endsWith("index.html") ? home.byteLength : 0);
     sizes.push({
       page: path,
-      bytes: Buffer.byteLength(html) - listings + script.byteLength + Buffer.byteLength(style),
+      bytes: Buffer.byteLength(html) - listings + script + Buffer.byteLength(style),
       listingBytes: listings,
     });
   }
@@ -126,5 +209,6 @@ export async function buildSite(outDir: string = DIST, sources: SiteSources = si
     pages: pages.map((entry) => entry.path),
     sizes,
     skipped: course.skipped.map((problem) => `${problem.stage}: ${problem.message}`),
+    untranslated,
   };
 }

@@ -11,7 +11,8 @@ import { basename, join } from "node:path";
 import { readFileState } from "../lab/core/files.js";
 import { isUnsafeEntryName, readZip, ZipError } from "../lab/core/zip.js";
 import type { CourseData, StageSummary } from "./client/course.js";
-import { CI_EVIDENCE_NOTE, checkVerification, MAX_FILE_BYTES, type CiClaim } from "./client/selfcheck.js";
+import { checkVerification, MAX_FILE_BYTES, type CiClaim } from "./client/selfcheck.js";
+import { TEXT } from "./client/text.js";
 import { escapeHtml } from "./render.js";
 
 /** The report's own files, written into the class folder by default and skipped when it is read again. */
@@ -318,7 +319,7 @@ export function classHtml(report: ClassReport, source: string): string {
 <h1>Forge Lab · class report</h1>
 <p class="muted">${report.learners.length} learners from ${escapeHtml(source)}, read ${escapeHtml(report.generatedAt)}. Each cell is the course site's self-check verdict on that learner's verification.json; hover a cell for the reason. Click a column to sort it.</p>
 <p>✔ passed: a complete run of the learner's own code passed every test of the stage. <strong>CI</strong>: the file says a GitHub Actions run on a GitHub-hosted runner wrote it (the link opens that run). ✘ not passed: read, with a reason. ⚠ not counted: a run of the course's own code (a reference copy, or a reference tree); ⚠ invalid: not a usable verification file. — none: no file for that stage.</p>
-<p class="muted">${escapeHtml(CI_EVIDENCE_NOTE)}</p>
+<p class="muted">${escapeHtml(TEXT.en.verdicts.ciEvidenceNote)}</p>
 <table data-class>
 <thead><tr><th scope="col" aria-sort="ascending"><button type="button" data-column="0" data-type="text">Learner</button></th>${stageHeaders}<th scope="col"><button type="button" data-column="${report.stages.length + 1}" data-type="number">Passed</button></th></tr></thead>
 <tbody>

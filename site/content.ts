@@ -1,11 +1,14 @@
-// What the site is built from: the catalog's stages, each with its lesson, structured parts, reference
-// code and the diff from its faulty module to the reference. Read once, at build time.
+// What the site is built from: the catalog's stages, each with its lesson (and the lesson's twins in the
+// other editions), structured parts, reference code and the diff from its faulty module to the
+// reference. Read once, at build time.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { experimentId, loadCatalog, type Problem, type Stage } from "../lab/catalog/catalog.js";
 import { faultPatch } from "../lab/catalog/fault-patch.js";
 import { knownCopies } from "../lab/evidence/copies.js";
-import { moduleFile, repoPath } from "../lab/core/layout.js";
+import { localized, moduleFile, repoPath } from "../lab/core/layout.js";
+import { contractIn, specIn } from "../lab/i18n/content.js";
+import { LOCALES, type Locale } from "../lab/i18n/locale.js";
 import type { FaultContract } from "../lab/catalog/failure-schema.js";
 import type { StageSpec } from "../lab/catalog/stage-schema.js";
 import { committedSummary } from "../lab/mutation/stage.js";
@@ -28,6 +31,8 @@ export interface FaultContent {
 }
 
 export interface StageContent {
+  /** The edition the lesson, the spec's text and the contracts' text are in. */
+  readonly locale: Locale;
   readonly stage: Stage;
   readonly spec: StageSpec;
   readonly contract: FaultContract;
@@ -37,6 +42,8 @@ export interface StageContent {
   readonly faults: readonly FaultContent[];
   /** The committed mutation summary, when the stage has a valid one. */
   readonly mutation: MutationSummary | null;
+  /** The lesson's twin in each other edition that has one (README.zh-CN.md beside README.md). */
+  readonly twins: Readonly<Partial<Record<Locale, string>>>;
 }
 
 export interface Course {
@@ -45,6 +52,7 @@ export interface Course {
   readonly skipped: readonly Problem[];
 }
 
+/** A stage's page, relative to its edition's root. */
 export function stagePage(stage: Pick<Stage, "id">): string {
   return `stages/${stage.id}.html`;
 }
@@ -76,7 +84,13 @@ export function loadCourse(): Course {
           ]
         : [],
     );
+    const twins: Partial<Record<Locale, string>> = {};
+    for (const locale of LOCALES) {
+      const twin = localized(stage.readmePath, locale);
+      if (locale !== "en" && existsSync(twin)) twins[locale] = readFileSync(twin, "utf8");
+    }
     stages.push({
+      locale: "en",
       stage,
       spec,
       contract,
@@ -84,25 +98,46 @@ export function loadCourse(): Course {
       solution,
       faults,
       mutation: committedSummary(stage),
+      twins,
     });
   }
   return { stages, skipped };
 }
 
-export function courseData(course: Course): CourseData {
+/**
+ * A stage as loaded (English) in `locale`: its twin lesson and the text of that edition in stage.json and failure.json, or
+ * null while any of them is missing (the page then shows the English lesson, and says so). A further
+ * fault without the edition's text keeps its English diagnosis.
+ */
+export function contentIn(content: StageContent, locale: Locale): StageContent | null {
+  if (locale === content.locale) return content;
+  const readme = content.twins[locale];
+  const spec = specIn(content.spec, locale);
+  const contract = contractIn(content.contract, locale);
+  if (readme === undefined || !spec || !contract) return null;
+  const faults = content.faults.map((fault) => ({ ...fault, contract: contractIn(fault.contract, locale) ?? fault.contract }));
+  return { ...content, locale, readme, spec, contract, faults };
+}
+
+/** The course data a page of `locale` carries: titles and summaries in that edition where it has them. */
+export function courseData(course: Course, locale: Locale = "en"): CourseData {
   return {
-    stages: course.stages.map(({ stage, spec }) => ({
-      id: stage.id,
-      nn: stage.nn,
-      title: spec.title,
-      summary: spec.summary,
-      experimentId: experimentId(stage),
-      mastery: spec.mastery,
-      tests: [...new Set([...spec.mastery, ...spec.transfer.tests])],
-      testFiles: stage.testFiles.map((file) => repoPath(file)),
-      modules: spec.modules,
-      copies: knownCopies(stage),
-      page: stagePage(stage),
-    })),
+    stages: course.stages.map(({ stage, spec: english }) => {
+      const spec = specIn(english, locale);
+      return {
+        id: stage.id,
+        nn: stage.nn,
+        locale: spec ? locale : "en",
+        title: (spec ?? english).title,
+        summary: (spec ?? english).summary,
+        experimentId: experimentId(stage),
+        mastery: english.mastery,
+        tests: [...new Set([...english.mastery, ...english.transfer.tests])],
+        testFiles: stage.testFiles.map((file) => repoPath(file)),
+        modules: english.modules,
+        copies: knownCopies(stage),
+        page: stagePage(stage),
+      };
+    }),
   };
 }

@@ -1,21 +1,47 @@
-// Turns the course into HTML at build time: lessons rendered from their README with markdown-it and
-// highlight.js, the generated blocks swapped for interactive widgets built from stage.json and
-// failure.json, and one page template. No request ever leaves the page: everything is inlined or local.
+// Turns the course into HTML at build time, in each edition: lessons rendered from their README with
+// markdown-it and highlight.js, the generated blocks swapped for interactive widgets built from
+// stage.json and failure.json, and one page template. Every word comes from the edition's table
+// (client/text.ts). No request ever leaves the page: everything is inlined or local.
 import hljs from "highlight.js";
 import markdownIt, { type MarkdownIt } from "markdown-it";
+import { switchLine } from "../lab/authoring/editions.js";
+import {
+  BLOCK_NAMES,
+  BLOCK_WORDS,
+  blockPattern,
+  FOLD_SUMMARIES,
+  scenarioLabel,
+  scanFolds,
+  type BlockName,
+} from "../lab/authoring/lesson.js";
 import { experimentId, faultCommand } from "../lab/catalog/catalog.js";
-import { evidenceFolder } from "../lab/core/layout.js";
-import { BLOCK_NAMES, blockPattern, FOLD_SUMMARY, scenarioLabel, scanFolds, type BlockName } from "../lab/authoring/lesson.js";
-import { withLf } from "../lab/core/files.js";
 import { OPTION_LETTERS } from "../lab/catalog/names.js";
+import { withLf } from "../lab/core/files.js";
+import { evidenceFolder, localized } from "../lab/core/layout.js";
+import { GLOSSARY, term } from "../lab/i18n/glossary.js";
+import { LOCALE_NAMES, LOCALES, type Locale } from "../lab/i18n/locale.js";
 import { strengthSentence } from "../lab/mutation/summary.js";
-import { COURSE_DATA_ID, MAP_PAGE, STAGE_DATA_ID, type CourseData, type StagePageData } from "./client/course.js";
+import {
+  COURSE_DATA_ID,
+  EDITION_DIRS,
+  GLOSSARY_PAGE,
+  MAP_PAGE,
+  packCourse,
+  STAGE_DATA_ID,
+  type CourseData,
+  type StagePageData,
+} from "./client/course.js";
 import { STATES } from "./client/progress.js";
-import { CI_EVIDENCE_NOTE } from "./client/selfcheck.js";
+import { TEXT } from "./client/text.js";
 import { stagePage, type StageContent } from "./content.js";
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** ` lang="…"` for text in another language than the page around it, else nothing. */
+export function langAttribute(text: Locale, page: Locale): string {
+  return text === page ? "" : ` lang="${text}"`;
 }
 
 function highlight(code: string, language: string): string {
@@ -29,18 +55,46 @@ function codeBlock(html: string, language: string): string {
   return `<pre class="code"${lang ? ` data-lang="${escapeHtml(lang)}"` : ""}><code class="hljs">${html}</code></pre>`;
 }
 
-/** Where a repository link to a lesson or to the course map goes on the site, or null for any other file. */
+/** The line each page has after its H1 leading to its twin (`[简体中文](README.zh-CN.md)`): on the site the language switch does that. */
+const SWITCH_LINES = new Set(LOCALES.map((locale) => switchLine(localized("README.md", locale), locale)));
+
+/** The markdown of a page without its line leading to its twin. */
+export function withoutSwitchLine(markdown: string): string {
+  return withLf(markdown)
+    .split("\n")
+    .filter((line) => !SWITCH_LINES.has(line))
+    .join("\n");
+}
+
+// A lesson or the course map in any edition: `README.md` or its twin `README.zh-CN.md`.
+const README = `README(?:\\.(?:${LOCALES.filter((locale) => locale !== "en").join("|")}))?\\.md`;
+const LESSON_LINK = new RegExp(`(?:^|/)(stage-\\d{2}-[a-z0-9-]+)/${README}$`);
+const MAP_LINK = new RegExp(`^(?:\\./)?stages/${README}$`);
+const MAP_LINK_FROM_LESSON = new RegExp(`^\\.\\./${README}$`);
+
+/**
+ * Where a repository link to a lesson or to the course map goes on the site, or null for any other file.
+ * Either edition's file leads to the page of the edition being built: a lesson links within its edition.
+ */
 function siteLink(href: string, depth: number): string | null {
   const up = depth > 0 ? "../" : "";
-  const lesson = /(?:^|\/)(stage-\d{2}-[a-z0-9-]+)\/README\.md$/.exec(href);
+  const lesson = LESSON_LINK.exec(href);
   if (lesson) return `${up}stages/${lesson[1]}.html`;
   // The course map is stages/README.md: `stages/README.md` from the top, `../README.md` from a lesson.
-  if (/^(?:\.\/)?stages\/README\.md$/.test(href) || (depth > 0 && href === "../README.md")) return `${up}${MAP_PAGE}`;
+  if (MAP_LINK.test(href) || (depth > 0 && MAP_LINK_FROM_LESSON.test(href))) return `${up}${MAP_PAGE}`;
   return null;
 }
 
-/** Markdown from the repository: no raw HTML, code highlighted, links to other lessons kept in the site. */
-function markdown(depth: number): MarkdownIt {
+const renderers = new Map<string, MarkdownIt>();
+
+/**
+ * Markdown from the repository, for a page `depth` folders below its edition's root: no raw HTML, code
+ * highlighted, links to other lessons kept in the site, and a repository file named in `locale`.
+ */
+function markdown(depth: number, locale: Locale = "en"): MarkdownIt {
+  const key = `${depth} ${locale}`;
+  const known = renderers.get(key);
+  if (known) return known;
   const md = markdownIt({ html: false, linkify: false, typographer: false });
   md.options.highlight = (code, language) => codeBlock(highlight(code, language), language);
   const defaultLink = md.renderer.rules.link_open;
@@ -53,15 +107,19 @@ function markdown(depth: number): MarkdownIt {
       // A file of the repository: not part of the site, so name it instead of linking to nothing.
       token.attrSet("href", "#");
       token.attrSet("data-repository-path", href);
-      token.attrSet("title", `${href} in the repository`);
+      token.attrSet("title", TEXT[locale].page.repositoryFile(href));
     }
     return defaultLink ? defaultLink(tokens, index, options, env, self) : self.renderToken(tokens, index, options);
   };
+  renderers.set(key, md);
   return md;
 }
 
 /** Inline markdown of a stage page (the widgets, a fold's summary): its links resolve from stages/. */
-const inline = (text: string) => markdown(1).renderInline(text);
+const inline = (text: string, locale: Locale) => markdown(1, locale).renderInline(text);
+
+/** A block's label as a heading: "Done when:" → "Done when". */
+const asHeading = (label: string) => label.replace(/[:：]$/, "");
 
 function table(rows: readonly (readonly [string, string])[]): string {
   return `<table class="facts"><tbody>${rows.map(([key, value]) => `<tr><th scope="row">${key}</th><td>${value}</td></tr>`).join("")}</tbody></table>`;
@@ -77,59 +135,68 @@ interface RevealLabels {
 }
 
 /** The opening of a reveal: a button that shows one label at a time, and the body it opens. */
-function revealStart(id: string, labels: RevealLabels): string {
+function revealStart(id: string, labels: RevealLabels, locale: Locale): string {
   const part = labels.challenge !== undefined;
   const label = (kind: string, html: string, hidden: boolean) => `<span data-label="${kind}"${hidden ? " hidden" : ""}>${html}</span>`;
   const button = `<button type="button" class="reveal-button" aria-expanded="false" aria-controls="${id}" data-reveal>${label("closed", labels.closed, false)}${part ? label("challenge", labels.challenge ?? "", true) : ""}${label("open", labels.open, true)}</button>`;
-  const note = part
-    ? `<p class="challenge-note" data-challenge-note hidden>Hidden on the challenge path. Opening it is noted: only a run made before then counts as passed on the challenge path.</p>`
-    : "";
+  const note = part ? `<p class="challenge-note" data-challenge-note hidden>${TEXT[locale].reveals.challengeNote}</p>` : "";
   return `<div class="reveal${part ? " challenge-part" : ""}"${part ? " data-challenge-part" : ""}>${note}${button}<div id="${id}" class="reveal-body" hidden>`;
 }
 
 const REVEAL_END = "</div></div>";
 
-function reveal(id: string, labels: RevealLabels, body: string): string {
-  return `${revealStart(id, labels)}${body}${REVEAL_END}`;
+function reveal(id: string, labels: RevealLabels, body: string, locale: Locale): string {
+  return `${revealStart(id, labels, locale)}${body}${REVEAL_END}`;
 }
 
 function codeListing(path: string, code: string, language: string): string {
   return `<figure class="listing"><figcaption><code>${escapeHtml(path)}</code></figcaption>${codeBlock(highlight(code, language), language)}</figure>`;
 }
 
-function widget(name: BlockName, content: StageContent): string {
-  const { stage, spec, contract } = content;
+/**
+ * A widget: its labels in the page's edition (`locale`), its text from the content's stage.json and
+ * failure.json (the same edition, unless the stage is not translated yet).
+ */
+function widget(name: BlockName, content: StageContent, locale: Locale): string {
+  const { stage, spec } = content;
+  const text = TEXT[locale];
+  const words = text.widgets;
+  const block = BLOCK_WORDS[locale];
+  const md = (markdownText: string) => inline(markdownText, locale);
   switch (name) {
     case "predict": {
       const options = spec.prediction.options
         .map(
           (option, index) =>
-            `<li><button type="button" class="option" data-option="${index}" aria-pressed="false"><span class="letter" aria-hidden="true">${OPTION_LETTERS[index]}</span><span class="option-text">${inline(option)}</span></button></li>`,
+            `<li><button type="button" class="option" data-option="${index}" aria-pressed="false"><span class="letter" aria-hidden="true">${OPTION_LETTERS[index]}</span><span class="option-text">${md(option)}</span></button></li>`,
         )
         .join("");
       return `<section class="widget quiz" data-quiz aria-labelledby="quiz-question">
-<p id="quiz-question" class="question">${inline(spec.prediction.question)}</p>
-<ol class="options" aria-label="Choose one answer">${options}</ol>
-<div class="quiz-feedback" aria-live="polite"><p class="quiz-verdict"></p><div class="quiz-why" hidden><p><strong>Why:</strong> ${inline(spec.prediction.why)}</p></div></div>
+<p id="quiz-question" class="question">${md(spec.prediction.question)}</p>
+<ol class="options" aria-label="${words.chooseOne}">${options}</ol>
+<div class="quiz-feedback" aria-live="polite"><p class="quiz-verdict"></p><div class="quiz-why" hidden><p><strong>${words.why}</strong>${text.gap}${md(spec.prediction.why)}</p></div></div>
 </section>`;
     }
     case "experiment":
       return table([
-        ["Experiment id", `<code>${escapeHtml(experimentId(stage))}</code>`],
-        ["Input scenario", inline(spec.scenario)],
-        ["Evidence folder", `<code>${escapeHtml(evidenceFolder(stage))}/</code>`],
-        ["Your acceptance", `<span data-acceptance>pending</span> <span class="muted">(from the last verification file you loaded)</span>`],
+        [words.experimentId, `<code>${escapeHtml(experimentId(stage))}</code>`],
+        [words.inputScenario, md(spec.scenario)],
+        [words.evidenceFolder, `<code>${escapeHtml(evidenceFolder(stage))}/</code>`],
+        [
+          words.yourAcceptance,
+          `<span data-acceptance>${words.acceptance.pending}</span> <span class="muted">${words.acceptanceNote}</span>`,
+        ],
       ]);
     case "hints": {
       const hints = spec.hints
         .map(
           (hint, index) =>
-            `<li class="hint" data-hint="${index}" tabindex="-1" hidden><strong>Hint ${index + 1}.</strong> ${inline(hint)}</li>`,
+            `<li class="hint" data-hint="${index}" tabindex="-1" hidden><strong>${words.hint(index + 1)}</strong>${text.gap}${md(hint)}</li>`,
         )
         .join("");
-      return `<section class="widget hints" data-hints aria-label="Graded hints">
+      return `<section class="widget hints" data-hints aria-label="${words.hintsLabel}">
 <ol class="hint-list" aria-live="polite">${hints}</ol>
-<button type="button" class="next-hint" data-next-hint>Show hint 1 of ${spec.hints.length}</button>
+<button type="button" class="next-hint" data-next-hint>${words.showHint(1, spec.hints.length)}</button>
 </section>`;
     }
     case "fault": {
@@ -137,96 +204,90 @@ function widget(name: BlockName, content: StageContent): string {
       const sections = content.faults.map((fault) => {
         const { contract: faultContract } = fault;
         const rows: [string, string][] = [
-          ["Fault", `<code>${escapeHtml(fault.id)}</code>${several && fault.isDefault ? " (the stage's default fault)" : ""}`],
-          ["Fault file", `<code>${escapeHtml(fault.file)}</code>`],
-          ["Target test", escapeHtml(faultContract.targetTest)],
-          ["Expected failure", `<code>/${escapeHtml(faultContract.expectedFailure)}/</code>`],
-          ["Also failing", faultContract.alsoFailing.length === 0 ? "none" : faultContract.alsoFailing.map(escapeHtml).join("; ")],
+          [words.fault, `<code>${escapeHtml(fault.id)}</code>${several && fault.isDefault ? words.defaultFault : ""}`],
+          [words.faultFile, `<code>${escapeHtml(fault.file)}</code>`],
+          [words.targetTest, escapeHtml(faultContract.targetTest)],
+          [words.expectedFailure, `<code>/${escapeHtml(faultContract.expectedFailure)}/</code>`],
+          [words.alsoFailing, faultContract.alsoFailing.length === 0 ? block.none : faultContract.alsoFailing.map(escapeHtml).join("; ")],
         ];
-        const steps = faultContract.diagnosis.map((step) => `<li>${inline(step)}</li>`).join("");
+        const steps = faultContract.diagnosis.map((step) => `<li>${md(step)}</li>`).join("");
         const level = several ? "h4" : "h3";
-        const heading = several ? `<h3>Fault <code>${escapeHtml(fault.id)}</code></h3>` : "";
-        return `${heading}${table(rows)}<${level}>Diagnosis, in order</${level}><ol>${steps}</ol><p><strong>Fix principle.</strong> ${inline(faultContract.fixPrinciple)}</p><pre class="code"><code class="hljs">${highlight(faultCommand(stage, fault), "bash")}</code></pre><${level}>The fix, as a diff from the faulty module to the reference</${level}><pre class="code diff"><code class="hljs">${highlight(fault.diff, "diff")}</code></pre>`;
+        const heading = several ? `<h3>${words.faultHeadingHtml(`<code>${escapeHtml(fault.id)}</code>`)}</h3>` : "";
+        return `${heading}${table(rows)}<${level}>${asHeading(block.diagnosis)}</${level}><ol>${steps}</ol><p>${md(block.fixPrinciple)}${text.gap}${md(faultContract.fixPrinciple)}</p><pre class="code"><code class="hljs">${highlight(faultCommand(stage, fault), "bash")}</code></pre><${level}>${words.diffHeading}</${level}><pre class="code diff"><code class="hljs">${highlight(fault.diff, "diff")}</code></pre>`;
       });
       const intro = several
-        ? `<p>This stage has ${content.faults.length} faults; <code>npm run lab -- fault ${stage.nn} --list</code> lists them.</p>`
+        ? `<p>${words.faultsIntroHtml(content.faults.length, `<code>npm run lab -- fault ${stage.nn} --list</code>`)}</p>`
         : "";
-      return reveal(
-        `instructor-${stage.nn}`,
-        { closed: "Show the instructor view: fault contract and fix", open: "Hide the instructor view: fault contract and fix" },
-        `${intro}${sections.join("")}`,
-      );
+      return reveal(`instructor-${stage.nn}`, words.instructor, `${intro}${sections.join("")}`, locale);
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;
-      return `<section class="widget transfer"><p><strong>${inline(title)}</strong> <span class="tag">${scenarioLabel(scenario, "en")}</span></p>
-<p><em>What changes:</em> ${inline(change)}</p><p>${inline(task)}</p>
-<h3>Done when</h3><ul>${criteria.map((item) => `<li>${inline(item)}</li>`).join("")}</ul>
-<h3>Tests that check it</h3><ul>${tests.map((test) => `<li>${escapeHtml(test)}</li>`).join("")}</ul></section>`;
+      return `<section class="widget transfer"><p><strong>${md(title)}</strong> <span class="tag">${scenarioLabel(scenario, locale)}</span></p>
+<p>${md(block.whatChanges)}${text.gap}${md(change)}</p><p>${md(task)}</p>
+<h3>${asHeading(block.doneWhen)}</h3><ul>${criteria.map((item) => `<li>${md(item)}</li>`).join("")}</ul>
+<h3>${asHeading(block.testsThatCheck)}</h3><ul>${tests.map((test) => `<li>${escapeHtml(test)}</li>`).join("")}</ul></section>`;
     }
     case "design": {
       const items = spec.design.rubric
         .map(
           (item, index) =>
-            `<li><input type="checkbox" id="rubric-${index}" data-rubric="${index}"><label for="rubric-${index}">${inline(item)}</label></li>`,
+            `<li><input type="checkbox" id="rubric-${index}" data-rubric="${index}"><label for="rubric-${index}">${md(item)}</label></li>`,
         )
         .join("");
-      return `<section class="widget design"><p class="question">${inline(spec.design.question)}</p>
-${reveal(`rubric-${stage.nn}`, { closed: "Show what a strong answer contains", open: "Hide what a strong answer contains" }, `<p>Tick what your answer covers. This is for you: it is kept in this browser only.</p><ul class="rubric">${items}</ul>`)}</section>`;
+      return `<section class="widget design"><p class="question">${md(spec.design.question)}</p>
+${reveal(`rubric-${stage.nn}`, words.strongAnswer, `<p>${words.rubricNote}</p><ul class="rubric">${items}</ul>`, locale)}</section>`;
     }
     case "mastery": {
       const items = spec.mastery
         .map(
           (test) =>
-            `<li data-mastery="${escapeHtml(test)}"><span class="badge" data-status="unknown">not checked</span> ${escapeHtml(test)}</li>`,
+            `<li data-mastery="${escapeHtml(test)}"><span class="badge" data-status="unknown">${words.badge.unknown}</span> ${escapeHtml(test)}</li>`,
         )
         .join("");
-      return `<section class="widget mastery"><p>These tests must pass against your own code in <code>workspace/</code>:</p><ul class="mastery-list">${items}</ul>
-<pre class="code"><code class="hljs">${highlight(`npm test -- stage-${stage.nn}`, "bash")}</code></pre>${content.mutation ? `<p>${inline(strengthSentence(content.mutation, stage.nn))}</p>` : ""}${selfCheckPanel(`Load the verification.json of stage ${stage.nn}`)}</section>`;
+      return `<section class="widget mastery"><p>${md(block.mastery)}</p><ul class="mastery-list">${items}</ul>
+<pre class="code"><code class="hljs">${highlight(`npm test -- stage-${stage.nn}`, "bash")}</code></pre>${content.mutation ? `<p>${md(strengthSentence(content.mutation, stage.nn, locale))}</p>` : ""}${selfCheckPanel(text.panel.masteryHeading(stage.nn), locale)}</section>`;
     }
   }
 }
 
-export function selfCheckPanel(heading: string): string {
+export function selfCheckPanel(heading: string, locale: Locale): string {
+  const text = TEXT[locale].panel;
   return `<section class="selfcheck" data-selfcheck aria-labelledby="selfcheck-title">
 <h3 id="selfcheck-title">${escapeHtml(heading)}</h3>
-<p class="privacy">The file is read only in this browser: nothing is uploaded. The self-check verifies the lab contract, not a certification: the file is a run of your own code in <code>workspace/</code> (not a copy of the reference), its counts add up, and every test of the stage's current suite passed.</p>
-<p class="privacy">What it cannot prove: that nobody edited the file by hand. Results a class can trust come from a CI run of your repository, not from a file on your machine.</p>
-<p class="privacy ci-note">${escapeHtml(CI_EVIDENCE_NOTE)}</p>
+<p class="privacy">${text.privacyHtml}</p>
+<p class="privacy">${text.limitsHtml}</p>
+<p class="privacy ci-note">${escapeHtml(TEXT[locale].verdicts.ciEvidenceNote)}</p>
 <div class="dropzone" data-dropzone>
-<label class="file-label" for="verification-file">Choose <code>verification.json</code></label>
+<label class="file-label" for="verification-file">${text.chooseHtml}</label>
 <input type="file" id="verification-file" accept=".json,application/json" data-file>
-<p class="drop-hint">or drop the file here</p>
+<p class="drop-hint">${text.dropHint}</p>
 </div>
-<div class="local-evidence" data-local-evidence hidden><h4>Evidence files in this checkout</h4><ul></ul></div>
+<div class="local-evidence" data-local-evidence hidden><h4>${text.localEvidence}</h4><ul></ul></div>
 <div class="alert" role="alert" data-live-alert></div>
 <p class="status" role="status" aria-live="polite" data-live-status></p>
 </section>`;
 }
 
 /** The labels of a fold's reveal, from its summary ("Open when stuck: the steps"). */
-function foldLabels(summary: string): RevealLabels {
-  const what = inline(summary);
-  return { closed: `${escapeHtml(FOLD_SUMMARY.trimEnd())} ${what}`, challenge: `Reveal a hidden part: ${what}`, open: `Hide: ${what}` };
+function foldLabels(summary: string, locale: Locale): RevealLabels {
+  const what = inline(summary, locale);
+  const words = TEXT[locale].reveals;
+  return {
+    closed: `${escapeHtml(FOLD_SUMMARIES[locale])}${what}`,
+    challenge: words.foldChallengeHtml(what),
+    open: words.foldOpenHtml(what),
+  };
 }
 
 /** The reference code, behind a reveal that is itself a challenge part. */
-function solutionReveal(content: StageContent): string {
+function solutionReveal(content: StageContent, locale: Locale): string {
   const code = content.solution.map((file) => codeListing(file.path, file.code, "typescript")).join("");
-  return reveal(
-    `solution-${content.stage.nn}`,
-    {
-      closed: "Reveal the reference solution",
-      challenge: "Show the reference solution, hidden on the challenge path",
-      open: "Hide the reference solution",
-    },
-    code,
-  );
+  return reveal(`solution-${content.stage.nn}`, TEXT[locale].reveals.solution, code, locale);
 }
 
 /** How many parts of a lesson the challenge path hides: each fold, and the reference solution. */
 export function challengeParts(content: StageContent): number {
-  return scanFolds(content.readme).folds.length + 1;
+  return scanFolds(content.readme, content.locale).folds.length + 1;
 }
 
 /** Markdown tables may leave the corner header cell empty; a header must name its column, so it becomes a plain cell. */
@@ -236,28 +297,30 @@ function withoutEmptyHeaders(html: string): string {
 
 /**
  * The lesson with its generated blocks replaced by widgets, each fold (the convention every lesson
- * follows) turned into a reveal marked as a challenge part, and the reference code behind a reveal.
+ * follows) turned into a reveal marked as a challenge part, and the reference code behind a reveal. The
+ * labels the site adds are in the page's edition, `locale`: the lesson's own, unless it is not
+ * translated yet.
  */
-export function lessonHtml(content: StageContent): string {
+export function lessonHtml(content: StageContent, locale: Locale = content.locale): string {
   const placeholders = new Map<string, string>();
-  let text = withLf(content.readme).replace(/^# .*\n/, "");
+  let text = withoutSwitchLine(content.readme).replace(/^# .*\n/, "");
   for (const name of BLOCK_NAMES) {
     const pattern = blockPattern(name);
     const key = `FORGEWIDGET${name.toUpperCase()}`;
     text = text.replace(pattern, `\n${key}\n`);
-    placeholders.set(key, widget(name, content));
+    placeholders.set(key, widget(name, content, locale));
   }
   // Each fold becomes two placeholders around its body, so the body is rendered in place, with the
   // rest of the lesson (its code fences, lists and links), and then wrapped in a reveal.
-  const folds = scanFolds(text).folds;
+  const folds = scanFolds(text, content.locale).folds;
   for (const [index, fold] of [...folds.entries()].reverse()) {
     const start = `FORGEFOLDSTART${index}`;
     const end = `FORGEFOLDEND${index}`;
     text = `${text.slice(0, fold.start)}\n\n${start}\n\n${fold.body}\n\n${end}\n\n${text.slice(fold.end)}`;
-    placeholders.set(start, revealStart(`fold-${content.stage.nn}-${index + 1}`, foldLabels(fold.summary)));
+    placeholders.set(start, revealStart(`fold-${content.stage.nn}-${index + 1}`, foldLabels(fold.summary, locale), locale));
     placeholders.set(end, REVEAL_END);
   }
-  let html = markdown(1).render(text);
+  let html = markdown(1, locale).render(text);
   // Replacements are given as functions: a string would have its `$&`, `$'` and `$1` read as patterns,
   // and lessons and code (stage 09's shell syntax, say) contain exactly those.
   for (const [key, replacement] of placeholders) {
@@ -266,27 +329,46 @@ export function lessonHtml(content: StageContent): string {
     html = html.replace(marker, () => replacement);
   }
   // Anchors for the table of contents; the reference code goes at the end of its own section.
-  html = html.replace(/<h2>(.*?)<\/h2>/g, (_match: string, title: string) => `<h2 id="${slug(title)}">${title}</h2>`);
-  return withoutEmptyHeaders(html).replace(/(<h2 id="guided-practice">)/, (heading: string) => `${solutionReveal(content)}\n${heading}`);
+  html = withHeadingIds(html);
+  const practice = `<h2 id="${slug(term("Guided practice", content.locale))}">`;
+  return withoutEmptyHeaders(html).replace(practice, (heading: string) => `${solutionReveal(content, locale)}\n${heading}`);
 }
 
+/** Every H2 with the id the table of contents links to. */
+export function withHeadingIds(html: string): string {
+  return html.replace(/<h2>(.*?)<\/h2>/g, (_match: string, title: string) => `<h2 id="${slug(title)}">${title}</h2>`);
+}
+
+/** An anchor for a heading in either edition: lower-case letters and digits of any script, dashes between. */
 export function slug(title: string): string {
   return title
     .toLowerCase()
     .replace(/<[^>]+>/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
     .replace(/^-|-$/g, "");
 }
 
 export interface PageInput {
+  readonly locale: Locale;
+  /** The page's path below its edition's root: `index.html`, `stages/<id>.html`. */
+  readonly path: string;
   readonly title: string;
   readonly description: string;
-  /** 0 for the home page, 1 for a stage page. */
-  readonly depth: 0 | 1;
   readonly main: string;
   readonly course: CourseData;
   readonly stage?: StagePageData;
   readonly nav?: string;
+}
+
+/** Each edition's browser script: the same code, with only that edition's words (client/words.ts). */
+export const appScript = (locale: Locale) => `app.${locale}.js`;
+
+/** How many folders a page is below its edition's root. */
+const depthOf = (path: string) => path.split("/").length - 1;
+
+/** The way up from a page of `locale` at `path` to the site's root, where the assets are. */
+function toRoot(locale: Locale, path: string): string {
+  return "../".repeat(depthOf(`${EDITION_DIRS[locale]}${path}`));
 }
 
 function jsonScript(id: string, data: unknown): string {
@@ -294,10 +376,28 @@ function jsonScript(id: string, data: unknown): string {
   return `<script type="application/json" id="${id}">${JSON.stringify(data).replace(/</g, "\\u003c")}</script>`;
 }
 
+/** The same page in each edition, from a page of `locale` at `path`. */
+function twinHref(locale: Locale, path: string, twin: Locale): string {
+  return `${toRoot(locale, path)}${EDITION_DIRS[twin]}${path}`;
+}
+
 export function page(input: PageInput): string {
-  const up = input.depth === 1 ? "../" : "";
+  const { locale, path } = input;
+  const text = TEXT[locale];
+  const root = toRoot(locale, path);
+  const up = "../".repeat(depthOf(path));
+  const others = LOCALES.filter((other) => other !== locale);
+  const alternates = LOCALES.map((twin) => `<link rel="alternate" hreflang="${twin}" href="${twinHref(locale, path, twin)}">`).join("\n");
+  const switches = others
+    .map(
+      (other) =>
+        `<a class="edition-switch" href="${twinHref(locale, path, other)}" hreflang="${other}" lang="${other}" data-edition-switch="${other}">${LOCALE_NAMES[other]}</a>`,
+    )
+    .join("");
+  // The home page sends a learner who chose the other edition there, before it is drawn (client/home.ts).
+  const home = path === "index.html" ? `\n<script src="${root}assets/home.js"></script>` : "";
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}" data-root="${root}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -305,65 +405,117 @@ export function page(input: PageInput): string {
 <title>${escapeHtml(input.title)}</title>
 <meta name="description" content="${escapeHtml(input.description)}">
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${up}assets/app.css">
-${jsonScript(COURSE_DATA_ID, input.course)}
+${alternates}${home}
+<link rel="stylesheet" href="${root}assets/app.css">
+${jsonScript(COURSE_DATA_ID, packCourse(input.course))}
 ${input.stage ? jsonScript(STAGE_DATA_ID, input.stage) : ""}
-<script defer src="${up}assets/app.js"></script>
+<script defer src="${root}assets/${appScript(locale)}"></script>
 </head>
 <body>
-<a class="skip" href="#main">Skip to the content</a>
-<header class="site-header"><a class="brand" href="${up}index.html">Forge Lab</a><span class="tagline">Tools, sandboxes and side-effect control</span></header>
+<a class="skip" href="#main">${text.page.skip}</a>
+<header class="site-header"><a class="brand" href="${up}index.html">Forge Lab</a><span class="tagline">${text.page.tagline}</span><nav class="site-links" aria-label="${text.page.siteLinks}"><a href="${up}${GLOSSARY_PAGE}"${path === GLOSSARY_PAGE ? ' aria-current="page"' : ""}>${text.page.glossary}</a>${switches}</nav></header>
 <div class="layout">
 ${input.nav ?? ""}
 <main id="main" tabindex="-1">
 ${input.main}
 </main>
 </div>
-<footer class="site-footer"><p>Forge Lab · MIT licensed · progress is kept in this browser only.</p></footer>
+<footer class="site-footer"><p>${text.page.footer}</p></footer>
 </body>
 </html>
 `;
 }
 
+export interface NavInput {
+  readonly locale: Locale;
+  /** The page's stage id, or its path below the edition's root for any other page. */
+  readonly current: string;
+  readonly course: CourseData;
+  /** This page's sections, and the edition they are written in (English, for a page not translated yet). */
+  readonly sections: readonly string[];
+  readonly sectionsLocale?: Locale;
+  /** How many folders the page is below its edition's root. */
+  readonly depth: 0 | 1;
+}
+
 /** The side navigation: this page's sections, then the course map and the stages in order. */
-export function siteNav(current: string, course: CourseData, sections: readonly string[], depth: 0 | 1): string {
+export function siteNav(input: NavInput): string {
+  const { locale, current, course, sections, depth } = input;
+  const text = TEXT[locale].nav;
   const up = depth > 0 ? "../" : "";
   const here = (id: string) => (id === current ? ' aria-current="page"' : "");
   const stages = course.stages
-    .map((stage) => `<li><a href="${up}${stage.page}"${here(stage.id)}>${stage.nn} · ${escapeHtml(stage.title)}</a></li>`)
+    .map(
+      (stage) =>
+        `<li><a href="${up}${stage.page}"${here(stage.id)}${langAttribute(stage.locale, locale)}>${stage.nn} · ${escapeHtml(stage.title)}</a></li>`,
+    )
     .join("");
-  const map = `<li><a href="${up}${MAP_PAGE}"${here(MAP_PAGE)}>Course map</a></li>`;
+  const map = `<li><a href="${up}${MAP_PAGE}"${here(MAP_PAGE)}>${text.courseMap}</a></li>`;
   const toc = sections.map((section) => `<li><a href="#${slug(section)}">${escapeHtml(section)}</a></li>`).join("");
-  return `<nav class="side" aria-label="Course"><h2 class="nav-title">On this page</h2><ol class="toc">${toc}</ol><h2 class="nav-title">Stages</h2><ol class="stage-list">${map}${stages}</ol><p><a href="${up}index.html">Progress and self-check</a></p></nav>`;
+  const onThisPage =
+    sections.length === 0
+      ? ""
+      : `<h2 class="nav-title">${text.onThisPage}</h2><ol class="toc"${langAttribute(input.sectionsLocale ?? locale, locale)}>${toc}</ol>`;
+  return `<nav class="side" aria-label="${text.label}">${onThisPage}<h2 class="nav-title">${text.stages}</h2><ol class="stage-list">${map}${stages}</ol><p><a href="${up}index.html">${text.progress}</a></p></nav>`;
 }
 
-export function homeMain(course: CourseData, overview: string): string {
+export function homeMain(course: CourseData, overview: string, locale: Locale): string {
+  const text = TEXT[locale].home;
   const rows = course.stages
     .map(
       (stage) =>
-        `<tr data-stage-row="${stage.id}"><td>${stage.nn}</td><td><a href="${stagePage(stage)}">${escapeHtml(stage.title)}</a><br><span class="muted">${escapeHtml(stage.summary)}</span></td><td><span class="state" data-state>${STATES[0]}</span><span class="challenge-mark" data-challenge-mark hidden>passed on the challenge path</span></td></tr>`,
+        `<tr data-stage-row="${stage.id}"><td>${stage.nn}</td><td${langAttribute(stage.locale, locale)}><a href="${stagePage(stage)}">${escapeHtml(stage.title)}</a><br><span class="muted">${escapeHtml(stage.summary)}</span></td><td><span class="state" data-state>${term(STATES[0], locale)}</span><span class="challenge-mark" data-challenge-mark hidden>${text.challengeMark}</span></td></tr>`,
     )
     .join("");
+  const [stageColumn, lessonColumn, stateColumn] = text.columns;
+  const states = STATES.map((state) => term(state, locale));
   return `${overview}
-<section aria-labelledby="board-title"><h2 id="board-title">Your progress</h2>
-<table class="board"><caption class="visually-hidden">State of each stage</caption><thead><tr><th scope="col">Stage</th><th scope="col">Lesson</th><th scope="col">State</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="muted">States, in order: ${STATES.join(" → ")}. A stage is marked "passed on the challenge path" when its self-check passed with a run made before any of its challenge parts was revealed.</p>
-<button type="button" class="reset" data-reset>Reset progress</button> <span class="muted" data-storage-note></span>
+<section aria-labelledby="board-title"><h2 id="board-title">${text.boardTitle}</h2>
+<table class="board"><caption class="visually-hidden">${text.boardCaption}</caption><thead><tr><th scope="col">${stageColumn}</th><th scope="col">${lessonColumn}</th><th scope="col">${stateColumn}</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="muted">${escapeHtml(text.statesNote(states, text.challengeMark))}</p>
+<button type="button" class="reset" data-reset>${text.reset}</button> <span class="muted" data-storage-note></span>
 </section>
-${selfCheckPanel("Self-check: load a verification.json")}`;
+${selfCheckPanel(text.selfCheckHeading, locale)}`;
 }
 
-export function stageMain(content: StageContent): string {
+/** The note on a page of one edition that shows another's text, because its translation is not written yet. */
+export function untranslatedNote(locale: Locale): string {
+  return `<p class="untranslated" role="note">${TEXT[locale].page.untranslated}</p>`;
+}
+
+/**
+ * A stage page of `locale`. `content` is the lesson in that edition, or the English one while the stage
+ * has no translation: its text is then marked as English, and the page says why.
+ */
+export function stageMain(content: StageContent, locale: Locale): string {
   const { stage, spec } = content;
+  const text = TEXT[locale].stage;
+  const lang = langAttribute(content.locale, locale);
   return `<article class="lesson">
-<p class="eyebrow">Stage ${stage.nn}</p>
-<h1>${escapeHtml(spec.title)}</h1>
-<p class="lead">${inline(spec.summary)}</p>
-<p class="lab-setup" data-lab-setup><input type="checkbox" id="lab-downloaded" data-downloaded><label for="lab-downloaded">I have the lab on my machine and ran <code>npm test -- stage-${stage.nn}</code></label></p>
-<p class="lab-setup" data-lab-present hidden><span>The lab is on this machine: <code>npm start</code> serves this page.</span></p>
-<div class="challenge-setup"><p class="switch"><input type="checkbox" role="switch" id="challenge-switch" data-challenge-switch><label for="challenge-switch">Challenge path: keep the worked steps and the reference solution hidden until I reveal them</label></p>
+<p class="eyebrow">${text.eyebrow(stage.nn)}</p>
+<h1${lang}>${escapeHtml(spec.title)}</h1>
+${lang ? untranslatedNote(locale) : ""}<p class="lead"${lang}>${inline(spec.summary, content.locale)}</p>
+<p class="lab-setup" data-lab-setup><input type="checkbox" id="lab-downloaded" data-downloaded><label for="lab-downloaded">${text.labDownloadedHtml(stage.nn)}</label></p>
+<p class="lab-setup" data-lab-present hidden><span>${text.labPresentHtml}</span></p>
+<div class="challenge-setup"><p class="switch"><input type="checkbox" role="switch" id="challenge-switch" data-challenge-switch><label for="challenge-switch">${text.challengeSwitch}</label></p>
 <p class="muted" data-challenge-status></p></div>
-${lessonHtml(content)}
+${lang ? `<div class="lesson-body"${lang}>${lessonHtml(content, locale)}</div>` : lessonHtml(content)}
+</article>`;
+}
+
+/** The glossary page: every term of lab/i18n/glossary.ts, in the page's language first, then the other edition's. */
+export function glossaryMain(locale: Locale): string {
+  const text = TEXT[locale].glossary;
+  const others = LOCALES.filter((other) => other !== locale);
+  const rows = GLOSSARY.map(
+    (entry) =>
+      `<tr><th scope="row">${escapeHtml(entry[locale])}</th>${others.map((other) => `<td lang="${other}">${escapeHtml(entry[other])}</td>`).join("")}<td${langAttribute("en", locale)}>${escapeHtml(entry.note)}</td></tr>`,
+  ).join("");
+  const columns = [locale, ...others].map((edition) => `<th scope="col"${langAttribute(edition, locale)}>${LOCALE_NAMES[edition]}</th>`);
+  return `<article class="glossary">
+<h1>${text.heading}</h1>
+<p>${text.introHtml}</p>
+<table class="terms"><thead><tr>${columns.join("")}<th scope="col">${text.noteColumn}</th></tr></thead><tbody>${rows}</tbody></table>
 </article>`;
 }
 

@@ -104,8 +104,8 @@ export interface LessonSources {
   readonly locale?: Locale;
 }
 
-/** The fixed words and sentences of the generated blocks, in each edition. */
-const WORDS = {
+/** The fixed words and sentences of the generated blocks, in each edition; the site's widgets say the same. */
+export const BLOCK_WORDS = {
   en: {
     hint: (index: number, count: number) => `Hint ${index} of ${count}`,
     acceptance: (run: string) => `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``,
@@ -148,7 +148,7 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
   const contract = contractIn(sources.contract, locale);
   if (!spec) throw new MissingEdition(`stage.json has no "${locale}" edition of its text fields`);
   if (!contract) throw new MissingEdition(`failure.json has no "${locale}" edition of diagnosis and fixPrinciple`);
-  const words = WORDS[locale];
+  const words = BLOCK_WORDS[locale];
   const label = (english: Parameters<typeof term>[0]) => term(english, locale);
   const run = `npm test -- stage-${stage.nn}`;
   switch (name) {
@@ -259,9 +259,6 @@ export const FOLD_SUMMARIES: Readonly<Record<Locale, string>> = {
   en: `${term("Open when stuck", "en")}: `,
   "zh-CN": `${term("Open when stuck", "zh-CN")}：`,
 };
-
-/** The English fold summary's opening words. */
-export const FOLD_SUMMARY = FOLD_SUMMARIES.en;
 
 /** A part of a lesson the challenge path hides: a `<details>` block in the lesson's prose. */
 export interface Fold {

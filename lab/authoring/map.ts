@@ -115,16 +115,16 @@ export function pathCells(stage: PathStage, path: readonly PathStage[], locale: 
   };
 }
 
+/** The path table's columns in each edition: the code host's table and the site's say the same. */
+export const PATH_COLUMNS = {
+  en: ["Stage", "Depends on", "Provides", "Constrained by"],
+  "zh-CN": ["阶段", "依赖", "提供", "受什么约束"],
+} as const satisfies Record<Locale, readonly [string, string, string, string]>;
+
 const PATH_WORDS = {
-  en: {
-    arrow: "An arrow from one stage to another: the second one's reference imports the first one's module.",
-    header: "| Stage | Depends on | Provides | Constrained by |",
-  },
-  "zh-CN": {
-    arrow: "从一个阶段指向另一个阶段的箭头：后一个阶段的参考实现导入了前一个阶段的模块。",
-    header: "| 阶段 | 依赖 | 提供 | 受什么约束 |",
-  },
-} as const satisfies Record<Locale, unknown>;
+  en: "An arrow from one stage to another: the second one's reference imports the first one's module.",
+  "zh-CN": "从一个阶段指向另一个阶段的箭头：后一个阶段的参考实现导入了前一个阶段的模块。",
+} as const satisfies Record<Locale, string>;
 
 /** The learning path for a code host: a Mermaid diagram (GitHub draws it) and the same facts as a table. */
 export function pathBlock(path: readonly PathStage[], locale: Locale = "en"): string {
@@ -141,7 +141,8 @@ export function pathBlock(path: readonly PathStage[], locale: Locale = "en"): st
     const link = `[${stage.nn} · ${stage.title}](${localized(`${stage.id}/README.md`, locale)})`;
     return `| ${link} | ${cells.dependsOn} | ${cells.provides} | ${cells.constrainedBy} |`;
   });
-  return [...diagram, "", PATH_WORDS[locale].arrow, "", PATH_WORDS[locale].header, "|---|---|---|---|", ...rows].join("\n");
+  const header = `| ${PATH_COLUMNS[locale].join(" | ")} |`;
+  return [...diagram, "", PATH_WORDS[locale], "", header, "|---|---|---|---|", ...rows].join("\n");
 }
 
 /** The tool loop of the prerequisite, as the map shows it. */

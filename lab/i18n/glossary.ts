@@ -83,6 +83,8 @@ export const GLOSSARY = [
   { en: "Terminal path scope", "zh-CN": "终端路径范围", note: "stage 09" },
   { en: "Output decoding", "zh-CN": "输出解码", note: "stage 10" },
   { en: "Native executor", "zh-CN": "原生执行器", note: "stage 11" },
+  // The course site.
+  { en: "Glossary", "zh-CN": "术语表", note: "this list: every term in both editions, a page of the site" },
 ] as const satisfies readonly Term[];
 
 export type GlossaryTerm = (typeof GLOSSARY)[number]["en"];

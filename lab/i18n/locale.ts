@@ -41,12 +41,16 @@ export function forgeLang(value: string): Locale {
   return found;
 }
 
+/** Environment variables, typed without Node's types: the site's browser code bundles this module (through the glossary). */
+type Environment = Readonly<Record<string, string | undefined>>;
+const processEnv = (): Environment => (globalThis as { process?: { env: Environment } }).process?.env ?? {};
+
 /**
  * The language of the lab CLI's messages: FORGE_LANG when set, else the system locale in POSIX order
  * (LC_ALL, LC_MESSAGES, LANG), else the locale Node reports (Windows sets none of the variables).
  * Throws an UnknownLocaleError when FORGE_LANG names no edition.
  */
-export function localeFromEnvironment(env: NodeJS.ProcessEnv = process.env, systemTag?: string): Locale {
+export function localeFromEnvironment(env: Environment = processEnv(), systemTag?: string): Locale {
   if (env.FORGE_LANG !== undefined && env.FORGE_LANG.trim() !== "") return forgeLang(env.FORGE_LANG);
   for (const name of ["LC_ALL", "LC_MESSAGES", "LANG"] as const) {
     const edition = editionOf(env[name]);

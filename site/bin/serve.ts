@@ -9,6 +9,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const result = await buildSite();
 for (const skipped of result.skipped) console.warn(`skipped ${skipped}`);
+for (const path of result.untranslated) console.warn(`${path} shows the English text: its translation is not written yet`);
 let server;
 try {
   server = await startServer({ root: DIST, port });

@@ -1,7 +1,11 @@
 // The course data every page carries, embedded at build time (a page opened from disk cannot fetch).
+import type { Locale } from "../../lab/i18n/locale.js";
+
 export interface StageSummary {
   readonly id: string;
   readonly nn: string;
+  /** The edition its title and summary are in: the page's, or English while the stage has no translation. */
+  readonly locale: Locale;
   readonly title: string;
   readonly summary: string;
   readonly experimentId: string;
@@ -14,12 +18,34 @@ export interface StageSummary {
   readonly modules: readonly string[];
   /** Hashes of the course's own versions of those modules, in both line-ending forms: a copy is not the learner's work. */
   readonly copies: ReadonlyArray<{ readonly module: string; readonly kind: "reference" | "faulty"; readonly sha256: string }>;
-  /** The stage page, relative to the site root. */
+  /** The stage page, relative to its edition's root. */
   readonly page: string;
 }
 
 export interface CourseData {
   readonly stages: readonly StageSummary[];
+}
+
+/**
+ * The course data as a page embeds it: each test name once. A stage's suite (`tests`) lists its mastery
+ * tests too, and test names are most of the data every page carries, so the suite is embedded as the
+ * tests it adds to the mastery ones.
+ */
+export interface PackedCourse {
+  readonly stages: ReadonlyArray<Omit<StageSummary, "tests"> & { readonly moreTests: readonly string[] }>;
+}
+
+export function packCourse(course: CourseData): PackedCourse {
+  return {
+    stages: course.stages.map(({ tests, ...stage }) => ({ ...stage, moreTests: tests.filter((name) => !stage.mastery.includes(name)) })),
+  };
+}
+
+/** The course data again: the suite is the mastery tests, then the rest, as `courseData` lists it. */
+export function unpackCourse(packed: PackedCourse): CourseData {
+  return {
+    stages: packed.stages.map(({ moreTests, ...stage }) => ({ ...stage, tests: [...new Set([...stage.mastery, ...moreTests])] })),
+  };
 }
 
 /** The interactive parts of one stage page. */
@@ -36,5 +62,9 @@ export const COURSE_DATA_ID = "forge-course";
 /** Where `npm start` lists this checkout's evidence files (relative to the site root); a key appended fetches one. */
 export const EVIDENCE_ENDPOINT = "__forge/evidence";
 export const STAGE_DATA_ID = "forge-stage";
-/** The course map's page, relative to the site root. */
+/** The course map's page, relative to its edition's root. */
 export const MAP_PAGE = "course-map.html";
+/** The glossary's page, relative to its edition's root. */
+export const GLOSSARY_PAGE = "glossary.html";
+/** Where each edition's pages are, relative to the site's root: English at the root, each other edition in a folder of its own. */
+export const EDITION_DIRS: Readonly<Record<Locale, string>> = { en: "", "zh-CN": "zh-CN/" };

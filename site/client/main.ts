@@ -1,8 +1,20 @@
 // The browser side of the course site: progress, the quiz, graded hints, the rubric, reveals, the
-// challenge path and the self-check. Everything runs in this page; the only request it may make is to
-// the local server that `npm start` runs, for the list of evidence files in this checkout.
+// challenge path, the self-check and the language switch. Everything runs in this page; the only request
+// it may make is to the local server that `npm start` runs, for the list of evidence files in this
+// checkout. Its words are its edition's (each edition's pages load their own bundle: words.ts).
 import { OPTION_LETTERS } from "../../lab/catalog/names.js";
-import { COURSE_DATA_ID, EVIDENCE_ENDPOINT, STAGE_DATA_ID, type CourseData, type StagePageData } from "./course.js";
+import { term } from "../../lab/i18n/glossary.js";
+import { isLocale, type Locale } from "../../lab/i18n/locale.js";
+import {
+  COURSE_DATA_ID,
+  EVIDENCE_ENDPOINT,
+  STAGE_DATA_ID,
+  unpackCourse,
+  type CourseData,
+  type PackedCourse,
+  type StagePageData,
+} from "./course.js";
+import { rememberEdition } from "./edition.js";
 import {
   createChallengePreference,
   createStore,
@@ -14,7 +26,9 @@ import {
   type ChallengePreference,
   type ProgressStore,
 } from "./progress.js";
-import { checkVerification, MAX_FILE_BYTES, type Verdict } from "./selfcheck.js";
+import { checkVerification, MAX_FILE_BYTES, megabytes, type Verdict } from "./selfcheck.js";
+import type { SiteText } from "./text/en.js";
+import { WORDS } from "./words.js";
 
 function readJson<T>(id: string): T | null {
   const element = document.getElementById(id);
@@ -42,7 +56,7 @@ function browserStorage(): Storage | null {
  * and only such a block, joins the tab order with a name. Whether it scrolls depends on the window's
  * width, so this runs again when the window or a block's size changes.
  */
-function markScrollable(root: ParentNode = document): void {
+function markScrollable(words: SiteText["widgets"], root: ParentNode = document): void {
   for (const block of all<HTMLElement>("pre.code", root)) {
     const scrolls = block.scrollWidth > block.clientWidth + 1;
     if (scrolls === block.hasAttribute("tabindex")) continue;
@@ -51,7 +65,7 @@ function markScrollable(root: ParentNode = document): void {
       const language = block.dataset.lang;
       block.tabIndex = 0;
       block.setAttribute("role", "group");
-      block.setAttribute("aria-label", `${caption ?? (language ? `Code (${language})` : "Code")}, scrolls sideways`);
+      block.setAttribute("aria-label", words.scrolls(caption ?? (language ? words.codeIn(language) : words.code)));
     } else {
       block.removeAttribute("tabindex");
       block.removeAttribute("role");
@@ -68,22 +82,32 @@ function showLabel(button: HTMLElement, kind: "closed" | "challenge" | "open"): 
 }
 
 class Page {
+  private readonly text: SiteText = WORDS;
+
   constructor(
+    private readonly locale: Locale,
     private readonly course: CourseData,
     private readonly stage: StagePageData | null,
     private readonly store: ProgressStore,
     private readonly challenge: ChallengePreference,
+    private readonly storage: Storage | null,
   ) {}
+
+  /** Scrolling code blocks in `root`, named in this page's language. */
+  private markScrollable(root: ParentNode = document): void {
+    markScrollable(this.text.widgets, root);
+  }
 
   start(): void {
     this.setUpReveals();
+    this.setUpEditionSwitch();
     this.setUpSelfCheck();
     this.setUpBoard();
     if (this.stage) this.setUpStage(this.stage);
     this.render();
-    markScrollable();
+    this.markScrollable();
     if (typeof ResizeObserver === "function") {
-      const observer = new ResizeObserver(() => markScrollable());
+      const observer = new ResizeObserver(() => this.markScrollable());
       for (const block of all<HTMLElement>("pre.code")) observer.observe(block);
     }
   }
@@ -95,14 +119,16 @@ class Page {
       const state = row.querySelector<HTMLElement>("[data-state]");
       const id = row.dataset.stageRow ?? "";
       if (state) {
-        state.textContent = stateOf(progress.stages[id]);
-        state.dataset.value = state.textContent;
+        // The English state is the value styles key on; the text is the edition's word for it.
+        const value = stateOf(progress.stages[id]);
+        state.textContent = term(value, this.locale);
+        state.dataset.value = value;
       }
       const mark = row.querySelector<HTMLElement>("[data-challenge-mark]");
       if (mark) mark.hidden = !passedOnChallengePath(progress.stages[id]);
     }
     const note = document.querySelector<HTMLElement>("[data-storage-note]");
-    if (note) note.textContent = this.store.persistent ? "" : "This browser refuses storage here: progress lasts until you leave the page.";
+    if (note) note.textContent = this.store.persistent ? "" : this.text.client.storageRefused;
     if (!this.stage) return;
     const mine = progress.stages[this.stage.id];
     const results = mine?.results;
@@ -111,11 +137,12 @@ class Page {
       const status = results?.mastery.find((test) => test.name === item.dataset.mastery)?.status ?? "unknown";
       if (badge) {
         badge.dataset.status = status;
-        badge.textContent = status === "unknown" ? "not checked" : status;
+        badge.textContent = this.text.widgets.badge[status];
       }
     }
     const acceptance = document.querySelector<HTMLElement>("[data-acceptance]");
-    if (acceptance) acceptance.textContent = results ? (results.passed ? "passed" : "not passed yet") : "pending";
+    const words = this.text.widgets.acceptance;
+    if (acceptance) acceptance.textContent = results ? (results.passed ? words.passed : words.notPassed) : words.pending;
     const downloaded = document.querySelector<HTMLInputElement>("[data-downloaded]");
     if (downloaded) downloaded.checked = Boolean(mine?.downloaded);
     for (const box of all<HTMLInputElement>("[data-rubric]")) box.checked = Boolean(mine?.rubric?.[Number(box.dataset.rubric)]);
@@ -138,15 +165,10 @@ class Page {
     const status = document.querySelector<HTMLElement>("[data-challenge-status]");
     if (!status) return;
     const mine = this.store.read().stages[stage.id];
-    const parts = `${stage.challengeParts} part${stage.challengeParts === 1 ? "" : "s"} of this lesson`;
-    if (passedOnChallengePath(mine))
-      status.textContent = "Passed on the challenge path: your passing run was made before any part was revealed.";
-    else if (mine?.revealedAt)
-      status.textContent = `You revealed a hidden part on ${new Date(mine.revealedAt).toLocaleString()}: only a passing run made before then counts as passed on the challenge path.`;
-    else
-      status.textContent = on
-        ? `${parts} ${stage.challengeParts === 1 ? "is" : "are"} hidden. Nothing is revealed yet, so a pass counts as passed on the challenge path.`
-        : "";
+    const words = this.text.client;
+    if (passedOnChallengePath(mine)) status.textContent = words.challengePassed;
+    else if (mine?.revealedAt) status.textContent = words.challengeRevealed(new Date(mine.revealedAt).toLocaleString(this.locale));
+    else status.textContent = on ? words.challengeHidden(stage.challengeParts) : "";
   }
 
   private setUpReveals(): void {
@@ -166,16 +188,26 @@ class Page {
           this.store.update(id, (progress) => withReveal(progress, new Date()));
           this.render();
         }
-        if (open && body) markScrollable(body);
+        if (open && body) this.markScrollable(body);
+      });
+    }
+  }
+
+  /** The switch leads to the same page in the other edition; following it makes that edition the remembered one. */
+  private setUpEditionSwitch(): void {
+    for (const link of all<HTMLAnchorElement>("[data-edition-switch]")) {
+      link.addEventListener("click", () => {
+        const wanted = link.dataset.editionSwitch;
+        if (isLocale(wanted)) rememberEdition(this.storage, wanted);
       });
     }
   }
 
   private setUpBoard(): void {
     document.querySelector("[data-reset]")?.addEventListener("click", () => {
-      if (!window.confirm("Reset your progress in every stage? Your files and evidence are not touched.")) return;
+      if (!window.confirm(this.text.client.resetConfirm)) return;
       this.store.reset();
-      this.say("status", "Progress reset. Nothing else was changed.");
+      this.say("status", this.text.client.resetDone);
       this.render();
     });
   }
@@ -218,9 +250,10 @@ class Page {
       }
       const right = choice === stage.prediction.answer;
       if (verdict) {
+        const letter = (index: number) => OPTION_LETTERS[index] ?? String(index);
         verdict.textContent = right
-          ? `Right: ${OPTION_LETTERS[choice]} is the answer.`
-          : `Not quite: you chose ${OPTION_LETTERS[choice]}; the answer is ${OPTION_LETTERS[stage.prediction.answer]}.`;
+          ? this.text.client.quizRight(letter(choice))
+          : this.text.client.quizWrong(letter(choice), letter(stage.prediction.answer));
         verdict.dataset.right = String(right);
       }
       if (why) why.hidden = false;
@@ -239,9 +272,9 @@ class Page {
     if (!button) return;
     const show = (count: number) => {
       hints.forEach((hint, index) => (hint.hidden = index >= count));
-      markScrollable(button.closest("[data-hints]") ?? document);
+      this.markScrollable(button.closest("[data-hints]") ?? document);
       button.hidden = count >= hints.length;
-      button.textContent = `Show hint ${Math.min(count + 1, hints.length)} of ${hints.length}`;
+      button.textContent = this.text.widgets.showHint(Math.min(count + 1, hints.length), hints.length);
     };
     let shown = Math.min(this.store.read().stages[stage.id]?.hintsShown ?? 0, hints.length);
     show(shown);
@@ -273,7 +306,7 @@ class Page {
       zone.classList.remove("dragging");
       const file = event.dataTransfer?.files[0];
       if (file) void this.readFile(file);
-      else this.say("alert", "Nothing to read: drop the verification.json file itself.");
+      else this.say("alert", this.text.client.dropNothing);
     });
     void this.offerLocalEvidence(panel);
   }
@@ -281,38 +314,31 @@ class Page {
   private async readFile(file: File): Promise<void> {
     if (file.size > MAX_FILE_BYTES) {
       // Refused before reading: parsing a huge file would freeze the page.
-      this.say(
-        "alert",
-        `${file.name}: This file is ${(file.size / 1024 / 1024).toFixed(1)} MB; a verification file is a few kilobytes, so it was not read.`,
-      );
+      this.say("alert", this.text.client.about(file.name, this.text.verdicts.tooLarge(megabytes(file.size))));
       return;
     }
     let text: string;
     try {
       text = await file.text();
     } catch (error) {
-      this.say("alert", `The browser could not read ${file.name}: ${error instanceof Error ? error.message : String(error)}`);
+      this.say("alert", this.text.client.unreadable(file.name, error instanceof Error ? error.message : String(error)));
       return;
     }
     this.apply(checkVerification(text, this.course), file.name);
   }
 
   apply(verdict: Verdict, source: string): void {
-    if (verdict.kind === "invalid") {
-      this.say("alert", `${source}: ${verdict.message}`);
-      return;
-    }
-    if (verdict.kind === "not-counted") {
-      this.say("alert", `${source}: ${verdict.message}`);
+    const words = this.text.client;
+    if (verdict.kind === "invalid" || verdict.kind === "not-counted") {
+      this.say("alert", words.about(source, verdict.message));
       return;
     }
     const progress = this.store.update(verdict.stage.id, (stage) =>
       withResults(stage, resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery)),
     );
-    const elsewhere =
-      this.stage && this.stage.id !== verdict.stage.id ? ` (This file is for stage ${verdict.stage.nn}; its progress was updated.)` : "";
-    const challenge = passedOnChallengePath(progress.stages[verdict.stage.id]) ? " Passed on the challenge path." : "";
-    this.say("status", `${source}: ${verdict.message}${challenge}${elsewhere}`);
+    const elsewhere = this.stage && this.stage.id !== verdict.stage.id ? words.otherStage(verdict.stage.nn) : "";
+    const challenge = passedOnChallengePath(progress.stages[verdict.stage.id]) ? words.passedOnChallengePath : "";
+    this.say("status", words.about(source, `${verdict.message}${challenge}${elsewhere}`));
     this.render();
   }
 
@@ -344,7 +370,8 @@ class Page {
   /** Served by `npm start`, the page can list this checkout's evidence; from disk or a static host it cannot. */
   private async offerLocalEvidence(panel: HTMLElement): Promise<void> {
     if (!location.protocol.startsWith("http")) return;
-    const base = this.stage ? "../" : "";
+    // The endpoint sits at the site's root; the page says how far up that is (a lesson of the Chinese edition is two folders down).
+    const base = document.documentElement.dataset.root ?? "";
     let files: Array<{ key: string; stage: string; target: string; file: string }>;
     try {
       const response = await fetch(`${base}${EVIDENCE_ENDPOINT}`, { cache: "no-store" });
@@ -361,14 +388,14 @@ class Page {
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = `Load ${entry.file}`;
+      button.textContent = this.text.client.load(entry.file);
       button.addEventListener("click", async () => {
         try {
           const response = await fetch(`${base}${EVIDENCE_ENDPOINT}/${encodeURIComponent(entry.key)}`, { cache: "no-store" });
-          if (!response.ok) throw new Error(`the server answered ${response.status}`);
+          if (!response.ok) throw new Error(this.text.client.serverAnswered(response.status));
           this.apply(checkVerification(await response.text(), this.course), entry.file);
         } catch (error) {
-          this.say("alert", `Could not load ${entry.file}: ${error instanceof Error ? error.message : String(error)}`);
+          this.say("alert", this.text.client.couldNotLoad(entry.file, error instanceof Error ? error.message : String(error)));
         }
       });
       item.append(button);
@@ -379,10 +406,19 @@ class Page {
 }
 
 function main(): void {
-  const course = readJson<CourseData>(COURSE_DATA_ID);
-  if (!course) throw new Error("the page carries no course data");
+  const packed = readJson<PackedCourse>(COURSE_DATA_ID);
+  if (!packed) throw new Error("the page carries no course data");
+  const course = unpackCourse(packed);
   const storage = browserStorage();
-  const page = new Page(course, readJson<StagePageData>(STAGE_DATA_ID), createStore(storage), createChallengePreference(storage));
+  const lang = document.documentElement.lang;
+  const page = new Page(
+    isLocale(lang) ? lang : "en",
+    course,
+    readJson<StagePageData>(STAGE_DATA_ID),
+    createStore(storage),
+    createChallengePreference(storage),
+    storage,
+  );
   page.start();
   // Marks the page interactive; the end-to-end tests measure navigation-to-interactive from it.
   document.documentElement.dataset.readyAt = String(Math.round(performance.now()));

@@ -1,11 +1,15 @@
 // The self-check: decide what a verification.json proves about a learner's stage. Pure: it gets the
 // file's text and the course data embedded at build time, and returns a verdict whose message names the
-// reason in words a learner understands. Nothing in the file is trusted that can be recomputed: counts
-// are recounted, the test list is compared with the stage's current suite, and the stage's own module
-// is compared with the course's reference and faulty modules.
+// reason in words a learner understands, in the edition it is given the words of (by default the one
+// the code is built for: English, or a page's own edition in its browser bundle). Nothing in the
+// file is trusted that can be recomputed: counts are recounted, the test list is compared with the
+// stage's current suite, and the stage's own module is compared with the course's reference and faulty
+// modules.
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
-import { READABLE_SCHEMA_VERSIONS, readVerification, TARGET_DESCRIPTIONS, type Run, type Verification } from "../../lab/evidence/schema.js";
+import { READABLE_SCHEMA_VERSIONS, readVerification, type Run, type Verification } from "../../lab/evidence/schema.js";
 import type { CourseData, StageSummary } from "./course.js";
+import type { SiteText } from "./text/en.js";
+import { WORDS } from "./words.js";
 
 /** A real verification file is a few kilobytes; anything this large is refused before it is parsed. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -23,10 +27,6 @@ export interface CiClaim {
   readonly commit: string;
   readonly runner: Run["runner"]["environment"];
 }
-
-/** What a CI run's evidence proves and does not, in the self-check's words; the page and the class report say it. */
-export const CI_EVIDENCE_NOTE =
-  "Evidence from a CI run names the GitHub Actions run that wrote it: its URL, repository and commit. That is a claim the file makes, not a proof — anyone can type it into a file. It proves the result when the file is the one that run uploaded: take it from the run's artifact yourself (the run page, or gh run download), and the result is what GitHub's own runner computed for that commit. It does not prove that the code is the learner's own work beyond what the self-check checks, and a self-hosted runner is a machine its owner controls, so its run proves no more than a local one.";
 
 export type Verdict =
   /** Not a usable verification file: the page keeps working and says why. */
@@ -47,39 +47,33 @@ export type Verdict =
       readonly message: string;
     };
 
-const COPY_WORDS = { reference: "reference solution", faulty: "faulty module of the fault lab" } as const;
+type Words = SiteText["verdicts"];
 
-function describeIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>): string {
-  const shown = issues.slice(0, 3).map((issue) => `${issue.path.map(String).join(".") || "(file)"}: ${issue.message}`);
-  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : "";
-  return `${shown.join("; ")}${more}`;
+/** The megabytes a size is shown as when a file is refused for it. */
+export const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+function describeIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>, words: Words): string {
+  // zod's own message stays in English: it names the field and the rule, which is data to the learner.
+  const shown = issues.slice(0, 3).map((issue) => `${issue.path.map(String).join(".") || words.wholeFile}: ${issue.message}`);
+  return words.issues(shown, Math.max(0, issues.length - 3));
 }
 
-const quoteList = (names: readonly string[]) => names.map((name) => `"${name}"`).join(", ");
-
 /** Parses and validates the file; a string is the reason it is not a verification file. */
-function readEvidence(text: string): Verification | string {
-  if (text.length > MAX_FILE_BYTES) {
-    return `This file is ${(text.length / 1024 / 1024).toFixed(1)} MB; a verification file is a few kilobytes, so it was not read.`;
-  }
+function readEvidence(text: string, words: Words): Verification | string {
+  if (text.length > MAX_FILE_BYTES) return words.tooLarge(megabytes(text.length));
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return `This file is not JSON (${reason}). Pick the verification.json a test run wrote.`;
+    return words.notJson(error instanceof Error ? error.message : String(error));
   }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    return "This file is JSON but not a verification file: it holds no object.";
-  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return words.notObject;
   const version = Object.hasOwn(data, "schemaVersion") ? (data as { schemaVersion?: unknown }).schemaVersion : undefined;
   if (!READABLE_SCHEMA_VERSIONS.some((known) => known === version)) {
-    return version === undefined
-      ? "This file has no schemaVersion: it is not a Forge Lab verification file."
-      : `This file has schema version ${JSON.stringify(version)}; this site reads versions ${READABLE_SCHEMA_VERSIONS.join(" and ")}. Rerun the tests with this version of the lab.`;
+    return version === undefined ? words.noSchemaVersion : words.otherVersion(JSON.stringify(version), READABLE_SCHEMA_VERSIONS);
   }
   const read = readVerification(data);
-  if (!read.ok) return `This file does not match the verification schema: ${describeIssues(read.issues)}.`;
+  if (!read.ok) return words.schemaMismatch(describeIssues(read.issues, words));
   return read.verification;
 }
 
@@ -87,43 +81,32 @@ function readEvidence(text: string): Verification | string {
  * Why the run does not count as the learner's own work, or null when it does: a run against a reference
  * tree, or a stage module that came from solutions/ or faulty/ or is a copy of one of them.
  */
-function notTheLearners(evidence: Verification, stage: StageSummary): string | null {
+function notTheLearners(evidence: Verification, stage: StageSummary, words: Words): string | null {
   const run = `npm test -- stage-${stage.nn}`;
-  if (evidence.target !== "workspace") {
-    return `This file comes from a run against ${TARGET_DESCRIPTIONS[evidence.target]} (target "${evidence.target}"), not your workspace, so it does not count. Run ${run} on your own code and load the verification.json it writes.`;
-  }
+  if (evidence.target !== "workspace") return words.notWorkspace(words.targets[evidence.target], evidence.target, run);
   for (const module of stage.modules) {
     for (const source of evidence.sources.filter((candidate) => candidate.path.endsWith(`forge/tools/${module}.ts`))) {
-      if (/^(?:solutions|faulty)\//.test(source.path)) {
-        return `This run tested ${source.path}, the course's own code, not your workspace, so it does not count. Run ${run} on your own code.`;
-      }
+      if (/^(?:solutions|faulty)\//.test(source.path)) return words.courseCode(source.path, run);
       const copy = stage.copies.find((known) => known.module === module && known.sha256 === source.sha256);
-      if (copy) {
-        return `Reference copy — not counted: ${source.path} is the course's ${COPY_WORDS[copy.kind]} byte for byte (line endings aside), as npm run lab -- start copies it, so passing it proves nothing about your work. Bring your own file back with npm run lab -- restore, or write your own, then run ${run} again.`;
-      }
+      if (copy) return words.referenceCopy(source.path, words.copyKinds[copy.kind], run);
     }
   }
   return null;
 }
 
 /** Everything that keeps the learner's own run from passing, one sentence each. */
-function problemsWith(evidence: Verification, stage: StageSummary): string[] {
+function problemsWith(evidence: Verification, stage: StageSummary, words: Words): string[] {
   const problems: string[] = [];
   const missingModules = stage.modules.filter(
     (module) => !evidence.sources.some((source) => source.path.endsWith(`forge/tools/${module}.ts`)),
   );
-  if (missingModules.length > 0) {
-    problems.push(
-      `The run found no ${missingModules.map((module) => `workspace/forge/tools/${module}.ts`).join(" or ")}: the stage's module was not written when the tests ran.`,
-    );
-  }
-  if (evidence.acceptance !== "passed") problems.push(`The run itself records its acceptance as "${evidence.acceptance}", not "passed".`);
+  if (missingModules.length > 0) problems.push(words.missingModules(missingModules.map((module) => `workspace/forge/tools/${module}.ts`)));
+  if (evidence.acceptance !== "passed") problems.push(words.acceptance(evidence.acceptance));
 
   const seen = new Set<string>();
   const duplicates = new Set<string>();
   for (const test of evidence.tests) (seen.has(test.name) ? duplicates : seen).add(test.name);
-  if (duplicates.size > 0)
-    problems.push(`The file lists ${quoteList([...duplicates])} more than once; a run records each test once, so the file was edited.`);
+  if (duplicates.size > 0) problems.push(words.duplicates([...duplicates]));
 
   const count = (status: Verification["tests"][number]["status"]) => evidence.tests.filter((test) => test.status === status).length;
   const recount = {
@@ -134,48 +117,31 @@ function problemsWith(evidence: Verification, stage: StageSummary): string[] {
     loadErrors: evidence.loadErrors.length,
   };
   const wrong = (Object.keys(recount) as Array<keyof typeof recount>).filter((key) => evidence.summary[key] !== recount[key]);
-  if (wrong.length > 0) {
-    const detail = wrong.map((key) => `${key} ${evidence.summary[key]} where the lists give ${recount[key]}`).join(", ");
-    problems.push(`The summary does not agree with the file's own lists (${detail}), so the file was edited.`);
-  }
+  if (wrong.length > 0)
+    problems.push(words.countsDiffer(wrong.map((key) => ({ key, claimed: evidence.summary[key], actual: recount[key] }))));
 
   const suite = new Set(stage.tests);
   const unknown = [...seen].filter((name) => !suite.has(name));
-  if (unknown.length > 0) {
-    problems.push(
-      `The file lists ${unknown.length} test(s) that ${stage.id} does not have: ${quoteList(unknown)}. A renamed test or an older course version does not count: rerun npm test -- stage-${stage.nn}.`,
-    );
-  }
+  if (unknown.length > 0) problems.push(words.unknownTests(unknown, stage.id, stage.nn));
   const files = new Set(stage.testFiles);
   const strayFiles = [...new Set(evidence.tests.map((test) => test.file).filter((file) => !files.has(file)))];
-  if (strayFiles.length > 0) problems.push(`The file names test files that ${stage.id} does not have: ${quoteList(strayFiles)}.`);
+  if (strayFiles.length > 0) problems.push(words.strayFiles(stage.id, strayFiles));
   const missing = stage.tests.filter((name) => !seen.has(name));
-  if (missing.length > 0)
-    problems.push(`${missing.length} of the stage's ${stage.tests.length} tests are missing from the file: ${quoteList(missing)}.`);
+  if (missing.length > 0) problems.push(words.missingTests(missing, stage.tests.length));
   const notPassed = evidence.tests.filter((test) => test.status !== "passed" && suite.has(test.name));
-  if (notPassed.length > 0) {
-    problems.push(`${notPassed.length} test(s) did not pass: ${notPassed.map((test) => `"${test.name}" (${test.status})`).join(", ")}.`);
-  }
-  if (evidence.loadErrors.length > 0) {
-    problems.push(`${evidence.loadErrors.length} test file(s) did not load: ${evidence.loadErrors[0]?.message ?? ""}`);
-  }
-  problems.push(...runProblems(evidence));
+  if (notPassed.length > 0) problems.push(words.notPassedTests(notPassed));
+  if (evidence.loadErrors.length > 0) problems.push(words.loadErrors(evidence.loadErrors.length, evidence.loadErrors[0]?.message ?? ""));
+  problems.push(...runProblems(evidence, words));
   return problems;
 }
 
 /** A CI run's record must agree with itself and with the checkout it names: a record that does not was assembled by hand. */
-function runProblems(evidence: Verification): string[] {
+function runProblems(evidence: Verification, words: Words): string[] {
   const { run, git } = evidence;
   if (!run) return [];
   const problems: string[] = [];
-  if (!run.url.endsWith(`/${run.repository}/actions/runs/${run.runId}`)) {
-    problems.push(`The CI run's URL ${run.url} is not the URL of run ${run.runId} of ${run.repository}, so the file was edited.`);
-  }
-  if (git && git.commit !== run.commit) {
-    problems.push(
-      `The CI run built commit ${run.commit.slice(0, 12)} but the file records the checkout at ${git.commit.slice(0, 12)}, so the file was edited.`,
-    );
-  }
+  if (!run.url.endsWith(`/${run.repository}/actions/runs/${run.runId}`)) problems.push(words.ciUrl(run.url, run.runId, run.repository));
+  if (git && git.commit !== run.commit) problems.push(words.ciCommit(run.commit.slice(0, 12), git.commit.slice(0, 12)));
   return problems;
 }
 
@@ -185,33 +151,22 @@ function ciClaim(evidence: Verification): CiClaim | null {
 }
 
 /** The sentence a verdict adds for a file that records a CI run. */
-function ciSentence(claim: CiClaim): string {
-  const runner =
-    claim.runner === "self-hosted"
-      ? " on a self-hosted runner, which proves no more than a local run"
-      : claim.runner === "github-hosted"
-        ? " on a GitHub-hosted runner"
-        : "";
-  return ` The file says GitHub Actions run ${claim.url} wrote it, for commit ${claim.commit.slice(0, 12)}${runner}: a claim to check against that run's own artifact, not a proof by itself.`;
+function ciSentence(claim: CiClaim, words: Words): string {
+  return words.ciClaim(claim.url, claim.commit.slice(0, 12), words.runners[claim.runner]);
 }
 
-export function checkVerification(text: string, course: CourseData): Verdict {
-  const evidence = readEvidence(text);
+export function checkVerification(text: string, course: CourseData, words: Words = WORDS.verdicts): Verdict {
+  const evidence = readEvidence(text, words);
   if (typeof evidence === "string") return { kind: "invalid", message: evidence };
   const stage = course.stages.find((known) => known.id === evidence.stage);
-  if (!stage) {
-    return { kind: "invalid", message: `This file is for "${evidence.stage}", which is not a stage of this course.` };
-  }
+  if (!stage) return { kind: "invalid", message: words.unknownStage(evidence.stage) };
   if (evidence.experimentId !== stage.experimentId) {
-    return {
-      kind: "invalid",
-      message: `This file names experiment "${evidence.experimentId}", but ${stage.id} is "${stage.experimentId}".`,
-    };
+    return { kind: "invalid", message: words.otherExperiment(evidence.experimentId, stage.id, stage.experimentId) };
   }
-  const notCounted = notTheLearners(evidence, stage);
+  const notCounted = notTheLearners(evidence, stage, words);
   if (notCounted) return { kind: "not-counted", stage, message: notCounted };
 
-  const problems = problemsWith(evidence, stage);
+  const problems = problemsWith(evidence, stage, words);
   const statuses = new Map<string, TestStatus>();
   for (const test of evidence.tests) {
     // A duplicate never turns a failure into a pass: the worst status of a name wins.
@@ -220,9 +175,7 @@ export function checkVerification(text: string, course: CourseData): Verdict {
   const mastery = stage.mastery.map((name) => ({ name, status: statuses.get(name) ?? "missing" }));
   const passed = problems.length === 0;
   const ci = ciClaim(evidence);
-  const message = passed
-    ? `Self-check passed: all ${stage.tests.length} tests of ${stage.id} passed in a run of your own workspace code (${evidence.generatedAt}).`
-    : `Results read for ${stage.id}, not passed yet. ${problems.join(" ")}`;
+  const message = passed ? words.passed(stage.tests.length, stage.id, evidence.generatedAt) : words.notPassed(stage.id, problems);
   return {
     kind: "read",
     stage,
@@ -231,6 +184,6 @@ export function checkVerification(text: string, course: CourseData): Verdict {
     generatedAt: evidence.generatedAt,
     ci,
     problems,
-    message: ci ? `${message}${ciSentence(ci)}` : message,
+    message: ci ? `${message}${ciSentence(ci, words)}` : message,
   };
 }

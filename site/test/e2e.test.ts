@@ -14,11 +14,13 @@ import { loadCatalog, type Stage } from "../../lab/catalog/catalog.js";
 import type { StageSpec } from "../../lab/catalog/stage-schema.js";
 import { buildVerification } from "../../lab/evidence/build.js";
 import { findBrowser, launchOptions } from "../../lab/core/browser.js";
-import { COURSE_ID, dirs, ROOT } from "../../lab/core/layout.js";
+import { COURSE_ID, dirs, localized, ROOT } from "../../lab/core/layout.js";
+import { specIn } from "../../lab/i18n/content.js";
+import { term } from "../../lab/i18n/glossary.js";
 import type { Target, TestResult, Verification } from "../../lab/evidence/schema.js";
 import { buildSite, siteSources, type BuildResult } from "../build.js";
 import { main } from "../../lab/cli/commands.js";
-import { MAP_PAGE } from "../client/course.js";
+import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE } from "../client/course.js";
 import { courseData, loadCourse, stagePage } from "../content.js";
 import { axeViolations } from "./support/axe.js";
 import { challengeSources, FOLDS } from "./support/challenge.js";
@@ -608,31 +610,44 @@ async function openEveryWidget(page: Page): Promise<void> {
   await expect.poll(() => page.locator("[data-live-status]").innerText(), { message: "the self-check's verdict" }).not.toBe("");
 }
 
+/** Stages whose Chinese page shows the English lesson, because its translation is not written yet. */
+const untranslated = catalog.stages.filter(
+  (candidate) => candidate.spec && !(candidate.spec["zh-CN"] && existsSync(localized(candidate.readmePath, "zh-CN"))),
+);
 const pagesToAudit = [
   "index.html",
   MAP_PAGE,
   ...catalog.stages.filter((candidate) => candidate.spec).map((candidate) => stagePage(candidate)),
+  // The Chinese edition: each kind of page, and a stage page still in English, if there is one.
+  GLOSSARY_PAGE,
+  "zh-CN/index.html",
+  `zh-CN/${MAP_PAGE}`,
+  `zh-CN/${GLOSSARY_PAGE}`,
+  `zh-CN/${stagePage(stage)}`,
+  ...untranslated.slice(0, 1).map((candidate) => `zh-CN/${stagePage(candidate)}`),
 ];
 
 for (const path of pagesToAudit) {
   it(`has no axe-core violation (WCAG 2.2 A and AA, best practices) on ${path}, with every widget opened`, async () => {
     const { page, errors } = await open(fileUrl(path));
     const found: Record<string, string[]> = {};
-    if (path.startsWith("stages/")) {
+    const locale = path.startsWith("zh-CN/") ? "zh-CN" : "en";
+    const inEdition = path.slice(EDITION_DIRS[locale].length);
+    if (inEdition.startsWith("stages/")) {
       // The switch on shows every challenge part's note and label; opening the parts hides them again.
-      await page.getByRole("switch", { name: /Challenge path/ }).check();
+      await page.getByRole("switch", { name: new RegExp(term("Challenge path", locale)) }).check();
       found["the challenge switch on, every part closed"] = await axeViolations(page);
       await openEveryWidget(page);
       found["every widget opened"] = await axeViolations(page);
       await page.setViewportSize({ width: 375, height: 740 });
       found["every widget opened, at a phone's width"] = await axeViolations(page, { layoutOnly: true });
-    } else if (path === "index.html") {
+    } else if (inEdition === "index.html") {
       found["as loaded"] = await axeViolations(page);
       await page.locator("[data-file]").setInputFiles(files.corrupt);
       await expect.poll(() => page.locator("[data-live-alert]").innerText(), { message: "the alert" }).not.toBe("");
       found["an alert shown"] = await axeViolations(page);
       await page.locator("[data-file]").setInputFiles(files.passing);
-      await expect.poll(() => state(page, stage.id), { message: "the board after a pass" }).toBe("Self-check passed");
+      await expect.poll(() => state(page, stage.id), { message: "the board after a pass" }).toBe(term("Self-check passed", locale));
       found["a stage passed on the challenge path"] = await axeViolations(page);
     } else {
       found["as loaded"] = await axeViolations(page);
@@ -640,7 +655,7 @@ for (const path of pagesToAudit) {
       found["at a phone's width"] = await axeViolations(page, { layoutOnly: true });
     }
     expect(found, "axe-core violations, by the state of the page").toEqual(Object.fromEntries(Object.keys(found).map((key) => [key, []])));
-    if (path.startsWith("stages/"))
+    if (inEdition.startsWith("stages/"))
       expect(
         await page.locator("pre.code[tabindex='0'][role='group']").count(),
         "code blocks that scroll at a phone's width, reachable by keyboard",
@@ -746,6 +761,141 @@ it("sets Lab downloaded from a page npm start serves, and keeps the checkbox for
   expect(await axeViolations(served.page), "axe violations on the served home page").toEqual([]);
   expect([...fromDisk.errors, ...served.errors], "page errors").toEqual([]);
   expect([...fromDisk.foreign, ...served.foreign], "requests that left the page").toEqual([]);
+});
+
+const chineseSpec = specIn(spec, "zh-CN");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const zhUrl = (path: string) => fileUrl(`zh-CN/${path}`);
+const readyAgain = (page: Page) => page.waitForSelector("html[data-ready='true']");
+
+it("shows a Chinese stage page opened from disk in Chinese throughout, in a CJK font", async () => {
+  if (!chineseSpec) throw new Error("stage 01 has its zh-CN text");
+  const { page, foreign, errors } = await open(zhUrl(stagePage(stage)));
+  expect(await page.evaluate(() => document.documentElement.lang), "the page's language").toBe("zh-CN");
+  expect(await page.locator("h1").innerText(), "the title").toBe(chineseSpec.title);
+  expect(await page.locator(".side .nav-title").first().innerText(), "the navigation's first heading").toBe("本页内容");
+  expect(await page.locator("[data-next-hint]").innerText(), "the hints button").toBe(`显示提示 1（共 ${chineseSpec.hints.length} 条）`);
+  await page.locator("[data-next-hint]").click();
+  expect(await page.locator("[data-hint]:visible").innerText(), "the first hint, shown").toMatch(/^提示 1。\S/);
+  expect(await page.locator("[data-next-hint]").innerText(), "the hints button after one hint").toBe(
+    `显示提示 2（共 ${chineseSpec.hints.length} 条）`,
+  );
+  const wrong = (chineseSpec.prediction.answer + 1) % 4;
+  await page.locator(`[data-option="${wrong}"]`).click();
+  await expect
+    .poll(() => page.locator(".quiz-verdict").innerText(), { message: "the quiz's verdict on a wrong answer" })
+    .toMatch(/^不太对：你选了 [A-D]，答案是 [A-D]。$/);
+  expect(await page.locator("[data-mastery] .badge").first().innerText(), "a mastery test's badge before any self-check").toBe("未检查");
+  expect(await page.locator("[data-acceptance]").innerText(), "the acceptance before any self-check").toBe("待验收");
+  await page.getByRole("switch", { name: /挑战路径/ }).check();
+  await expect
+    .poll(() => page.locator("[data-challenge-status]").innerText(), { message: "the challenge status with the switch on" })
+    .toMatch(/^本课有 \d+ 个部分处于隐藏状态。/);
+  const fonts = await page.evaluate(() => ({
+    prose: getComputedStyle(document.querySelector("main p") ?? document.body).fontFamily,
+    code: getComputedStyle(document.querySelector("main code") ?? document.body).fontFamily,
+  }));
+  expect(fonts.prose, "the font stack of the Chinese prose").toMatch(
+    /^"PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC"/,
+  );
+  expect(fonts.code, "the font stack of code on the Chinese page").toMatch(/monospace$/);
+  await page.screenshot({ path: join(SCREENSHOTS, "stage-01.zh-CN.png"), fullPage: true });
+  expect(foreign, "requests that left the page").toEqual([]);
+  expect(errors, "page errors").toEqual([]);
+});
+
+it("switches to the other edition and back, landing on the twin, and opens the remembered edition's home page, from disk and from npm start", async () => {
+  if (!chineseSpec) throw new Error("stage 01 has its zh-CN text");
+  const { page, foreign, errors } = await open(fileUrl(stagePage(stage)));
+  await page.getByRole("link", { name: "简体中文", exact: true }).click();
+  await page.waitForURL(zhUrl(stagePage(stage)));
+  await readyAgain(page);
+  expect(await page.evaluate(() => document.documentElement.lang), "the twin's language").toBe("zh-CN");
+  expect(await page.locator("h1").innerText(), "the twin's title").toBe(chineseSpec.title);
+  // The site's entry, the English home page, now opens the Chinese one.
+  await page.goto(fileUrl("index.html"));
+  await page.waitForURL(zhUrl("index.html"));
+  await readyAgain(page);
+  expect(await page.locator("#board-title").innerText(), "the home page opened from the entry").toBe("你的进度");
+  // A lesson opened by its address stays in its edition: the learner asked for that page.
+  await page.goto(fileUrl(stagePage(stage)));
+  await readyAgain(page);
+  expect(page.url(), "an English lesson opened by its address").toBe(fileUrl(stagePage(stage)));
+  await page.goto(zhUrl("index.html"));
+  await readyAgain(page);
+  await page.getByRole("link", { name: "English", exact: true }).click();
+  await page.waitForURL(fileUrl("index.html"));
+  await page.goto(zhUrl("index.html"));
+  await page.waitForURL(fileUrl("index.html"));
+  await readyAgain(page);
+  expect(await page.locator("#board-title").innerText(), "the home page opened from the Chinese home page's address").toBe("Your progress");
+
+  const served = await open(serverUrl);
+  await served.page.getByRole("link", { name: "简体中文", exact: true }).click();
+  await served.page.waitForURL(`${serverUrl}zh-CN/index.html`);
+  await readyAgain(served.page);
+  await served.page.goto(serverUrl);
+  await served.page.waitForURL(`${serverUrl}zh-CN/index.html`);
+  await readyAgain(served.page);
+  expect(await served.page.locator("#board-title").innerText(), "the served entry, after the switch").toBe("你的进度");
+  await served.page.getByRole("link", { name: "English", exact: true }).click();
+  await served.page.waitForURL(`${serverUrl}index.html`);
+  await served.page.goto(`${serverUrl}zh-CN/`);
+  await served.page.waitForURL(`${serverUrl}index.html`);
+  await readyAgain(served.page);
+  expect(await served.page.locator("#board-title").innerText(), "the served Chinese home page, after switching back").toBe("Your progress");
+  expect([...foreign, ...served.foreign], "requests that left the page").toEqual([]);
+  expect([...errors, ...served.errors], "page errors").toEqual([]);
+});
+
+it("gives the self-check's verdicts and states in Chinese on Chinese pages, from disk and from npm start", async () => {
+  const { page, foreign, errors } = await open(zhUrl(stagePage(stage)));
+  const status = () => page.locator("[data-live-status]").innerText();
+  const alert = () => page.locator("[data-live-alert]").innerText();
+  await page.locator("[data-file]").setInputFiles(files.incomplete);
+  await expect
+    .poll(status, { message: "the verdict on a run with a failing and a missing test" })
+    .toMatch(
+      new RegExp(
+        `^incomplete\\.json：已读取 ${stage.id} 的结果，尚未通过。.*本阶段的 \\d+ 个测试中，有 1 个没有出现在文件里：.*有 1 个测试没有通过：“${escapeRegExp(mastery[0] ?? "")}”（failed）。$`,
+      ),
+    );
+  expect(await page.locator('.badge[data-status="failed"]').innerText(), "the failed mastery test's badge").toBe("失败");
+  expect(await page.locator('.badge[data-status="missing"]').innerText(), "the missing mastery test's badge").toBe("缺失");
+  expect(await page.locator("[data-acceptance]").innerText(), "the acceptance after a failing run").toBe("尚未通过");
+  await page.getByRole("link", { name: "进度与本地自检" }).click();
+  await page.waitForURL(zhUrl("index.html"));
+  await readyAgain(page);
+  expect(await state(page, stage.id), "the board's state after the failing run").toBe("已读取测试结果");
+
+  await page.locator("[data-file]").setInputFiles(files.corrupt);
+  await expect.poll(alert, { message: "the alert on a file that is not JSON" }).toMatch(/^corrupt\.json：这个文件不是 JSON（/);
+  await page.locator("[data-file]").setInputFiles(files.reference);
+  await expect
+    .poll(alert, { message: "the alert on a run of the reference solution" })
+    .toMatch(/^verification\.solution\.json：这个文件来自针对参考实现的运行（target "solution"），不是你的工作区，所以不计入。/);
+  await page.locator("[data-file]").setInputFiles(files.passing);
+  await expect
+    .poll(status, { message: "the verdict on the learner's own passing run" })
+    .toMatch(new RegExp(`^verification\\.json：自检通过：${stage.id} 的全部 ${suite.length} 个测试，在你自己工作区代码的一次运行中通过`));
+  expect(await alert(), "the alert after a passing run").toBe("");
+  expect(await state(page, stage.id), "the board's state after the passing run").toBe("自检通过");
+  const row = page.locator(`[data-stage-row="${stage.id}"] [data-state]`);
+  expect(await row.getAttribute("data-value"), "the state styles key on").toBe("Self-check passed");
+  expect(await row.evaluate((element) => getComputedStyle(element).backgroundColor), "the passed state's background").toBe(
+    "rgb(218, 251, 225)",
+  );
+
+  const served = await open(`${serverUrl}zh-CN/${stagePage(stage)}`);
+  const load = served.page.getByRole("button", { name: "载入 01-capability-registry/verification.json" });
+  await load.waitFor();
+  await load.click();
+  await expect
+    .poll(() => served.page.locator("[data-live-status]").innerText(), { message: "the verdict on this checkout's evidence file" })
+    .toMatch(/^01-capability-registry\/verification\.json：自检通过：/);
+  await served.page.screenshot({ path: join(SCREENSHOTS, "stage-01.zh-CN.served.png"), fullPage: true });
+  expect([...foreign, ...served.foreign], "requests that left the page").toEqual([]);
+  expect([...errors, ...served.errors], "page errors").toEqual([]);
 });
 
 it("stops npm start cleanly on Ctrl-C", async () => {

@@ -1,0 +1,207 @@
+// The site's words in English: every word the course site shows, one table per language (this one, and
+// zh-CN.ts typed by it, so that it cannot miss a key; a message with values is a function). The build
+// (site/render.ts, site/map.ts, site/build.ts) reads both through ../text.ts; the browser code reads its
+// own edition's through ../words.ts. Course terms come from the glossary, never retyped here; values
+// that are data (paths, commands, test names, JSON keys) stay as they are in both. Names ending in Html
+// hold markup.
+import { TARGET_DESCRIPTIONS, type Target } from "../../../lab/evidence/schema.js";
+import { term, type GlossaryTerm } from "../../../lab/i18n/glossary.js";
+
+const en = (name: GlossaryTerm) => term(name, "en");
+const quoteList = (names: readonly string[]) => names.map((name) => `"${name}"`).join(", ");
+
+export const WORDS = {
+  /** What goes between two sentences, or a label and its text: a space in English, nothing in Chinese. */
+  gap: " ",
+  page: {
+    skip: "Skip to the content",
+    tagline: "Tools, sandboxes and side-effect control",
+    footer: "Forge Lab · MIT licensed · progress is kept in this browser only.",
+    siteLinks: "Site",
+    glossary: en("Glossary"),
+    homeTitle: "Forge Lab",
+    homeDescription: "A course on tools, sandboxes and side-effect control for agent harnesses.",
+    mapTitle: `${en("Course map")} — Forge Lab`,
+    mapDescription:
+      "Where the course sits in an agent harness, its concepts, what to know first, what to do when stuck, and how the stages build on each other.",
+    stageTitle: (nn: string, title: string) => `${en("Stage")} ${nn} · ${title} — Forge Lab`,
+    glossaryTitle: `${en("Glossary")} — Forge Lab`,
+    glossaryDescription: "Every term of the course in English and Simplified Chinese.",
+    /** Shown on a page whose lesson or map has no translation yet, above the English original. */
+    untranslated: "This page has no translation yet: it is shown in English.",
+    repositoryFile: (path: string) => `${path} in the repository`,
+  },
+  nav: {
+    label: "Course",
+    onThisPage: "On this page",
+    stages: "Stages",
+    courseMap: en("Course map"),
+    progress: "Progress and self-check",
+  },
+  home: {
+    boardTitle: "Your progress",
+    boardCaption: "State of each stage",
+    columns: [en("Stage"), "Lesson", "State"] as readonly [string, string, string],
+    challengeMark: "passed on the challenge path",
+    statesNote: (states: readonly string[], mark: string) =>
+      `States, in order: ${states.join(" → ")}. A stage is marked "${mark}" when its self-check passed with a run made before any of its challenge parts was revealed.`,
+    reset: "Reset progress",
+    selfCheckHeading: "Self-check: load a verification.json",
+  },
+  stage: {
+    eyebrow: (nn: string) => `${en("Stage")} ${nn}`,
+    labDownloadedHtml: (nn: string) => `I have the lab on my machine and ran <code>npm test -- stage-${nn}</code>`,
+    labPresentHtml: "The lab is on this machine: <code>npm start</code> serves this page.",
+    challengeSwitch: "Challenge path: keep the worked steps and the reference solution hidden until I reveal them",
+  },
+  widgets: {
+    chooseOne: "Choose one answer",
+    why: "Why:",
+    experimentId: en("Experiment id"),
+    inputScenario: en("Input scenario"),
+    evidenceFolder: en("Evidence folder"),
+    yourAcceptance: "Your acceptance",
+    acceptanceNote: "(from the last verification file you loaded)",
+    acceptance: { pending: "pending", passed: "passed", notPassed: "not passed yet" },
+    hintsLabel: "Graded hints",
+    hint: (n: number) => `${en("Hint")} ${n}.`,
+    showHint: (n: number, total: number) => `Show hint ${n} of ${total}`,
+    fault: en("Fault"),
+    faultFile: en("Fault file"),
+    targetTest: en("Target test"),
+    expectedFailure: en("Expected failure"),
+    alsoFailing: en("Also failing"),
+    defaultFault: " (the stage's default fault)",
+    faultHeadingHtml: (idHtml: string) => `${en("Fault")} ${idHtml}`,
+    diffHeading: "The fix, as a diff from the faulty module to the reference",
+    faultsIntroHtml: (count: number, commandHtml: string) => `This stage has ${count} faults; ${commandHtml} lists them.`,
+    instructor: {
+      closed: "Show the instructor view: fault contract and fix",
+      open: "Hide the instructor view: fault contract and fix",
+    },
+    strongAnswer: { closed: "Show what a strong answer contains", open: "Hide what a strong answer contains" },
+    rubricNote: "Tick what your answer covers. This is for you: it is kept in this browser only.",
+    badge: { unknown: "not checked", passed: "passed", failed: "failed", missing: "missing" },
+    code: "Code",
+    codeIn: (language: string) => `Code (${language})`,
+    scrolls: (name: string) => `${name}, scrolls sideways`,
+  },
+  reveals: {
+    foldChallengeHtml: (what: string) => `Reveal a hidden part: ${what}`,
+    foldOpenHtml: (what: string) => `Hide: ${what}`,
+    solution: {
+      closed: "Reveal the reference solution",
+      challenge: "Show the reference solution, hidden on the challenge path",
+      open: "Hide the reference solution",
+    },
+    challengeNote: "Hidden on the challenge path. Opening it is noted: only a run made before then counts as passed on the challenge path.",
+  },
+  panel: {
+    masteryHeading: (nn: string) => `Load the verification.json of stage ${nn}`,
+    privacyHtml:
+      "The file is read only in this browser: nothing is uploaded. The self-check verifies the lab contract, not a certification: the file is a run of your own code in <code>workspace/</code> (not a copy of the reference), its counts add up, and every test of the stage's current suite passed.",
+    limitsHtml:
+      "What it cannot prove: that nobody edited the file by hand. Results a class can trust come from a CI run of your repository, not from a file on your machine.",
+    chooseHtml: "Choose <code>verification.json</code>",
+    dropHint: "or drop the file here",
+    localEvidence: "Evidence files in this checkout",
+  },
+  client: {
+    storageRefused: "This browser refuses storage here: progress lasts until you leave the page.",
+    challengePassed: "Passed on the challenge path: your passing run was made before any part was revealed.",
+    challengeRevealed: (when: string) =>
+      `You revealed a hidden part on ${when}: only a passing run made before then counts as passed on the challenge path.`,
+    challengeHidden: (parts: number) =>
+      `${parts} part${parts === 1 ? "" : "s"} of this lesson ${parts === 1 ? "is" : "are"} hidden. Nothing is revealed yet, so a pass counts as passed on the challenge path.`,
+    resetConfirm: "Reset your progress in every stage? Your files and evidence are not touched.",
+    resetDone: "Progress reset. Nothing else was changed.",
+    quizRight: (letter: string) => `Right: ${letter} is the answer.`,
+    quizWrong: (chosen: string, answer: string) => `Not quite: you chose ${chosen}; the answer is ${answer}.`,
+    dropNothing: "Nothing to read: drop the verification.json file itself.",
+    unreadable: (file: string, reason: string) => `The browser could not read ${file}: ${reason}`,
+    /** A verdict or a problem, prefixed with the file it is about. */
+    about: (file: string, message: string) => `${file}: ${message}`,
+    passedOnChallengePath: " Passed on the challenge path.",
+    otherStage: (nn: string) => ` (This file is for stage ${nn}; its progress was updated.)`,
+    load: (file: string) => `Load ${file}`,
+    couldNotLoad: (file: string, reason: string) => `Could not load ${file}: ${reason}`,
+    serverAnswered: (status: number) => `the server answered ${status}`,
+  },
+  /** The self-check's verdicts: what a verification.json proves, in words a learner understands. */
+  verdicts: {
+    tooLarge: (megabytes: string) => `This file is ${megabytes} MB; a verification file is a few kilobytes, so it was not read.`,
+    notJson: (reason: string) => `This file is not JSON (${reason}). Pick the verification.json a test run wrote.`,
+    notObject: "This file is JSON but not a verification file: it holds no object.",
+    noSchemaVersion: "This file has no schemaVersion: it is not a Forge Lab verification file.",
+    otherVersion: (version: string, readable: readonly number[]) =>
+      `This file has schema version ${version}; this site reads versions ${readable.join(" and ")}. Rerun the tests with this version of the lab.`,
+    wholeFile: "(file)",
+    issues: (shown: readonly string[], more: number) => `${shown.join("; ")}${more > 0 ? ` (and ${more} more)` : ""}`,
+    schemaMismatch: (issues: string) => `This file does not match the verification schema: ${issues}.`,
+    unknownStage: (stage: string) => `This file is for "${stage}", which is not a stage of this course.`,
+    otherExperiment: (named: string, stage: string, expected: string) =>
+      `This file names experiment "${named}", but ${stage} is "${expected}".`,
+    targets: TARGET_DESCRIPTIONS,
+    notWorkspace: (description: string, target: Target, run: string) =>
+      `This file comes from a run against ${description} (target "${target}"), not your workspace, so it does not count. Run ${run} on your own code and load the verification.json it writes.`,
+    courseCode: (path: string, run: string) =>
+      `This run tested ${path}, the course's own code, not your workspace, so it does not count. Run ${run} on your own code.`,
+    copyKinds: { reference: "reference solution", faulty: "faulty module of the fault lab" },
+    referenceCopy: (path: string, kind: string, run: string) =>
+      `Reference copy — not counted: ${path} is the course's ${kind} byte for byte (line endings aside), as npm run lab -- start copies it, so passing it proves nothing about your work. Bring your own file back with npm run lab -- restore, or write your own, then run ${run} again.`,
+    missingModules: (files: readonly string[]) =>
+      `The run found no ${files.join(" or ")}: the stage's module was not written when the tests ran.`,
+    acceptance: (acceptance: string) => `The run itself records its acceptance as "${acceptance}", not "passed".`,
+    duplicates: (names: readonly string[]) =>
+      `The file lists ${quoteList(names)} more than once; a run records each test once, so the file was edited.`,
+    countsDiffer: (counts: ReadonlyArray<{ key: string; claimed: number; actual: number }>) =>
+      `The summary does not agree with the file's own lists (${counts.map(({ key, claimed, actual }) => `${key} ${claimed} where the lists give ${actual}`).join(", ")}), so the file was edited.`,
+    unknownTests: (names: readonly string[], stage: string, nn: string) =>
+      `The file lists ${names.length} test(s) that ${stage} does not have: ${quoteList(names)}. A renamed test or an older course version does not count: rerun npm test -- stage-${nn}.`,
+    strayFiles: (stage: string, files: readonly string[]) => `The file names test files that ${stage} does not have: ${quoteList(files)}.`,
+    missingTests: (names: readonly string[], total: number) =>
+      `${names.length} of the stage's ${total} tests are missing from the file: ${quoteList(names)}.`,
+    notPassedTests: (tests: ReadonlyArray<{ name: string; status: string }>) =>
+      `${tests.length} test(s) did not pass: ${tests.map((test) => `"${test.name}" (${test.status})`).join(", ")}.`,
+    loadErrors: (count: number, first: string) => `${count} test file(s) did not load: ${first}`,
+    ciUrl: (url: string, runId: string, repository: string) =>
+      `The CI run's URL ${url} is not the URL of run ${runId} of ${repository}, so the file was edited.`,
+    ciCommit: (built: string, recorded: string) =>
+      `The CI run built commit ${built} but the file records the checkout at ${recorded}, so the file was edited.`,
+    /** What the verdict says of the runner a CI run names; nothing when the file does not know it. */
+    runners: {
+      "self-hosted": " on a self-hosted runner, which proves no more than a local run",
+      "github-hosted": " on a GitHub-hosted runner",
+      unknown: "",
+    },
+    ciClaim: (url: string, commit: string, runner: string) =>
+      ` The file says GitHub Actions run ${url} wrote it, for commit ${commit}${runner}: a claim to check against that run's own artifact, not a proof by itself.`,
+    passed: (total: number, stage: string, generatedAt: string) =>
+      `Self-check passed: all ${total} tests of ${stage} passed in a run of your own workspace code (${generatedAt}).`,
+    notPassed: (stage: string, problems: readonly string[]) => `Results read for ${stage}, not passed yet. ${problems.join(" ")}`,
+    /** What a CI run's evidence proves and does not; the page and the class report say it. */
+    ciEvidenceNote:
+      "Evidence from a CI run names the GitHub Actions run that wrote it: its URL, repository and commit. That is a claim the file makes, not a proof — anyone can type it into a file. It proves the result when the file is the one that run uploaded: take it from the run's artifact yourself (the run page, or gh run download), and the result is what GitHub's own runner computed for that commit. It does not prove that the code is the learner's own work beyond what the self-check checks, and a self-hosted runner is a machine its owner controls, so its run proves no more than a local one.",
+  },
+  map: {
+    diagramTitle: "The learning path",
+    figcaption:
+      "Stages in course order. An arc from one stage to a later one: the later stage's reference imports the earlier one's module.",
+    tableCaption: "What each stage depends on, provides and is constrained by",
+    /** `imports`: each importing stage, with the stages it imports as a list already joined (`listOf`). */
+    description: (count: number, imports: ReadonlyArray<{ nn: string; list: string; several: boolean }>, alone: number) => {
+      const sentence = imports.map(({ nn, list, several }) => `stage ${nn} imports ${several ? "stages" : "stage"} ${list}`).join("; ");
+      const said = sentence ? `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}. ` : "";
+      return `${count} stages in course order. ${said}${alone} stand${alone === 1 ? "s" : ""} alone. The table after the diagram lists the same facts.`;
+    },
+  },
+  glossary: {
+    heading: en("Glossary"),
+    introHtml:
+      "Every term the course uses, in English and in Simplified Chinese: the lessons' headings, their generated blocks, this site and the lab's command line take their words from this list.",
+    noteColumn: "What it names",
+  },
+};
+
+/** The site's words in one edition. */
+export type SiteText = typeof WORDS;

@@ -1,0 +1,185 @@
+// The site's words in Simplified Chinese: the English table's twin (en.ts), typed by it.
+import { term, type GlossaryTerm } from "../../../lab/i18n/glossary.js";
+import type { SiteText } from "./en.js";
+
+const zh = (name: GlossaryTerm) => term(name, "zh-CN");
+const quoteList = (names: readonly string[]) => names.map((name) => `“${name}”`).join("、");
+
+export const WORDS: SiteText = {
+  gap: "",
+  page: {
+    skip: "跳到正文",
+    tagline: "工具、沙箱与副作用控制",
+    footer: "Forge Lab · MIT 许可 · 学习进度只保存在这个浏览器中。",
+    siteLinks: "网站",
+    glossary: zh("Glossary"),
+    homeTitle: "Forge Lab",
+    homeDescription: "一门讲 Agent Harness 中工具、沙箱与副作用控制的课程。",
+    mapTitle: `${zh("Course map")} — Forge Lab`,
+    mapDescription: "课程在 Agent Harness 中的位置、用到的概念、需要先掌握什么、卡住时怎么办，以及各个阶段如何层层递进。",
+    stageTitle: (nn, title) => `${zh("Stage")} ${nn} · ${title} — Forge Lab`,
+    glossaryTitle: `${zh("Glossary")} — Forge Lab`,
+    glossaryDescription: "课程中每个术语的英文与简体中文对照。",
+    untranslated: "本页还没有简体中文版，下面显示英文原文。",
+    repositoryFile: (path) => `仓库中的 ${path}`,
+  },
+  nav: {
+    label: "课程",
+    onThisPage: "本页内容",
+    stages: zh("Stage"),
+    courseMap: zh("Course map"),
+    progress: `进度与${zh("Self-check")}`,
+  },
+  home: {
+    boardTitle: "你的进度",
+    boardCaption: "每个阶段的状态",
+    columns: [zh("Stage"), "课程", "状态"],
+    challengeMark: `在${zh("Challenge path")}上通过`,
+    statesNote: (states, mark) =>
+      `状态依次为：${states.join(" → ")}。如果一个阶段的${zh("Self-check")}通过，而且那次运行发生在展开它的任何隐藏部分之前，这个阶段就会标上“${mark}”。`,
+    reset: "重置进度",
+    selfCheckHeading: `${zh("Self-check")}：载入 verification.json`,
+  },
+  stage: {
+    eyebrow: (nn) => `${zh("Stage")} ${nn}`,
+    labDownloadedHtml: (nn) => `我已经把实验下载到本机，并运行了 <code>npm test -- stage-${nn}</code>`,
+    labPresentHtml: "实验就在这台机器上：本页由 <code>npm start</code> 提供。",
+    challengeSwitch: `${zh("Challenge path")}：在我主动展开之前，隐藏示范步骤和${zh("Reference solution")}`,
+  },
+  widgets: {
+    chooseOne: "选择一个答案",
+    why: "原因：",
+    experimentId: zh("Experiment id"),
+    inputScenario: zh("Input scenario"),
+    evidenceFolder: zh("Evidence folder"),
+    yourAcceptance: `你的${zh("Acceptance")}`,
+    acceptanceNote: "（取自你最近载入的验证文件）",
+    acceptance: { pending: "待验收", passed: "已通过", notPassed: "尚未通过" },
+    hintsLabel: `逐级${zh("Hint")}`,
+    hint: (n) => `${zh("Hint")} ${n}。`,
+    showHint: (n, total) => `显示${zh("Hint")} ${n}（共 ${total} 条）`,
+    fault: zh("Fault"),
+    faultFile: zh("Fault file"),
+    targetTest: zh("Target test"),
+    expectedFailure: zh("Expected failure"),
+    alsoFailing: zh("Also failing"),
+    defaultFault: "（本阶段的默认故障）",
+    faultHeadingHtml: (idHtml) => `${zh("Fault")} ${idHtml}`,
+    diffHeading: "修复：从故障模块到参考实现的 diff",
+    faultsIntroHtml: (count, commandHtml) => `本阶段有 ${count} 个故障；${commandHtml} 会列出它们。`,
+    instructor: {
+      closed: `显示${zh("Instructor")}视图：${zh("Fault contract")}与修复`,
+      open: `收起${zh("Instructor")}视图：${zh("Fault contract")}与修复`,
+    },
+    strongAnswer: {
+      closed: `展开：${zh("What a strong answer contains")}的要点`,
+      open: `收起：${zh("What a strong answer contains")}的要点`,
+    },
+    rubricNote: "勾选你的回答已经涵盖的要点。这只供你自己对照：只保存在这个浏览器中。",
+    badge: { unknown: "未检查", passed: "通过", failed: "失败", missing: "缺失" },
+    code: "代码",
+    codeIn: (language) => `代码（${language}）`,
+    scrolls: (name) => `${name}，可横向滚动`,
+  },
+  reveals: {
+    foldChallengeHtml: (what) => `展开隐藏部分：${what}`,
+    foldOpenHtml: (what) => `收起：${what}`,
+    solution: {
+      closed: `展开${zh("Reference solution")}`,
+      challenge: `显示${zh("Reference solution")}（${zh("Challenge path")}上已隐藏）`,
+      open: `收起${zh("Reference solution")}`,
+    },
+    challengeNote: `在${zh("Challenge path")}上隐藏。打开它会被记录：只有在此之前完成的运行，才算在${zh("Challenge path")}上通过。`,
+  },
+  panel: {
+    masteryHeading: (nn) => `载入${zh("Stage")} ${nn} 的 verification.json`,
+    privacyHtml: `文件只在这个浏览器里读取，不会上传任何内容。${zh("Self-check")}核对的是实验约定，不是认证：文件记录的是你自己在 <code>workspace/</code> 中代码的一次运行（不是参考实现的副本），各项计数前后一致，并且本阶段当前测试集中的每个测试都通过了。`,
+    limitsHtml: "它无法证明的是：没有人手工改过这个文件。一个班级可以信任的结果，来自你仓库的 CI 运行，而不是你机器上的一个文件。",
+    chooseHtml: "选择 <code>verification.json</code>",
+    dropHint: "或者把文件拖到这里",
+    localEvidence: "本仓库检出中的证据文件",
+  },
+  client: {
+    storageRefused: "这个浏览器在这里拒绝本地存储：进度只保留到你离开本页为止。",
+    challengePassed: `已在${zh("Challenge path")}上通过：你那次通过的运行，发生在展开任何隐藏部分之前。`,
+    challengeRevealed: (when) => `你在 ${when} 展开了一个隐藏部分：只有在此之前完成的通过运行，才算在${zh("Challenge path")}上通过。`,
+    challengeHidden: (parts) =>
+      `本课有 ${parts} 个部分处于隐藏状态。目前还没有展开任何部分，所以现在通过就算在${zh("Challenge path")}上通过。`,
+    resetConfirm: "要重置所有阶段的进度吗？你的文件和证据不会被改动。",
+    resetDone: "进度已重置，其他内容都没有改动。",
+    quizRight: (letter) => `答对了：答案是 ${letter}。`,
+    quizWrong: (chosen, answer) => `不太对：你选了 ${chosen}，答案是 ${answer}。`,
+    dropNothing: "没有可读取的内容：请拖入 verification.json 文件本身。",
+    unreadable: (file, reason) => `浏览器无法读取 ${file}：${reason}`,
+    about: (file, message) => `${file}：${message}`,
+    passedOnChallengePath: `已在${zh("Challenge path")}上通过。`,
+    otherStage: (nn) => `（这个文件属于${zh("Stage")} ${nn}，已更新该阶段的进度。）`,
+    load: (file) => `载入 ${file}`,
+    couldNotLoad: (file, reason) => `无法载入 ${file}：${reason}`,
+    serverAnswered: (status) => `服务器返回 ${status}`,
+  },
+  verdicts: {
+    tooLarge: (megabytes) => `这个文件有 ${megabytes} MB；验证文件只有几 KB，所以没有读取它。`,
+    notJson: (reason) => `这个文件不是 JSON（${reason}）。请选择测试运行写下的 verification.json。`,
+    notObject: "这个文件是 JSON，但不是验证文件：它不包含对象。",
+    noSchemaVersion: "这个文件没有 schemaVersion：它不是 Forge Lab 的验证文件。",
+    otherVersion: (version, readable) =>
+      `这个文件的 schema 版本是 ${version}；本网站能读取的版本是 ${readable.join(" 和 ")}。请用这个版本的实验重新运行测试。`,
+    wholeFile: "（文件）",
+    issues: (shown, more) => `${shown.join("；")}${more > 0 ? `（另有 ${more} 处）` : ""}`,
+    schemaMismatch: (issues) => `这个文件不符合验证文件的 schema：${issues}。`,
+    unknownStage: (stage) => `这个文件属于“${stage}”，它不是本课程的阶段。`,
+    otherExperiment: (named, stage, expected) => `这个文件写的实验是“${named}”，但 ${stage} 的实验是“${expected}”。`,
+    targets: {
+      workspace: "你自己在 workspace/ 中的代码",
+      solution: "参考实现",
+      faulty: "故障实验室的 faulty 树",
+      start: "本阶段的起点（前面各阶段的参考实现，不含本阶段的模块）",
+    },
+    notWorkspace: (description, target, run) =>
+      `这个文件来自针对${description}的运行（target "${target}"），不是你的工作区，所以不计入。请在你自己的代码上运行 ${run}，然后载入它写下的 verification.json。`,
+    courseCode: (path, run) => `这次运行测试的是 ${path}，这是课程自带的代码，不是你的工作区，所以不计入。请在你自己的代码上运行 ${run}。`,
+    copyKinds: { reference: "参考实现", faulty: "故障实验室的故障模块" },
+    referenceCopy: (path, kind, run) =>
+      `参考副本，不计入：${path} 与课程的${kind}逐字节相同（行尾除外），就像 npm run lab -- start 复制出来的那样，所以它通过测试并不能证明你的任何工作。用 npm run lab -- restore 找回你自己的文件，或者自己编写，然后再运行 ${run}。`,
+    missingModules: (files) => `这次运行没有找到 ${files.join(" 或 ")}：测试运行时，本阶段的模块还没有写出来。`,
+    acceptance: (acceptance) => `这次运行自己记录的验收结果是 "${acceptance}"，不是 "passed"。`,
+    duplicates: (names) => `文件中 ${quoteList(names)} 出现了不止一次；一次运行对每个测试只记录一次，所以文件被改过。`,
+    countsDiffer: (counts) =>
+      `汇总与文件自己的列表不一致（${counts.map(({ key, claimed, actual }) => `${key} 记为 ${claimed}，列表给出 ${actual}`).join("；")}），所以文件被改过。`,
+    unknownTests: (names, stage, nn) =>
+      `文件列出了 ${names.length} 个 ${stage} 没有的测试：${quoteList(names)}。改过名的测试或旧版课程的结果都不计入：请重新运行 npm test -- stage-${nn}。`,
+    strayFiles: (stage, files) => `文件中列出了 ${stage} 没有的测试文件：${quoteList(files)}。`,
+    missingTests: (names, total) => `本阶段的 ${total} 个测试中，有 ${names.length} 个没有出现在文件里：${quoteList(names)}。`,
+    notPassedTests: (tests) => `有 ${tests.length} 个测试没有通过：${tests.map((test) => `“${test.name}”（${test.status}）`).join("、")}。`,
+    loadErrors: (count, first) => `有 ${count} 个测试文件没有加载：${first}`,
+    ciUrl: (url, runId, repository) => `CI 运行的 URL ${url} 不是 ${repository} 的运行 ${runId} 的 URL，所以文件被改过。`,
+    ciCommit: (built, recorded) => `CI 运行构建的是提交 ${built}，文件记录的检出却在 ${recorded}，所以文件被改过。`,
+    runners: {
+      "self-hosted": "，运行在自托管的 runner 上，这并不比本地运行证明得更多",
+      "github-hosted": "，运行在 GitHub 托管的 runner 上",
+      unknown: "",
+    },
+    ciClaim: (url, commit, runner) =>
+      `文件声称它由 GitHub Actions 运行 ${url} 写下，对应提交 ${commit}${runner}：这是一项需要对照那次运行自己的产物来核实的声明，本身并不是证明。`,
+    passed: (total, stage, generatedAt) =>
+      `${zh("Self-check passed")}：${stage} 的全部 ${total} 个测试，在你自己工作区代码的一次运行中通过（${generatedAt}）。`,
+    notPassed: (stage, problems) => `已读取 ${stage} 的结果，尚未通过。${problems.join("")}`,
+    ciEvidenceNote:
+      "来自 CI 运行的证据会写明产生它的 GitHub Actions 运行：它的 URL、仓库和提交。这是文件做出的声明，不是证明：任何人都可以把它写进文件。只有当文件正是那次运行上传的那一份时，它才能证明结果：请你自己从那次运行的产物中取得它（运行页面，或 gh run download），这样结果就是 GitHub 自己的 runner 针对那个提交算出来的。除了本地自检检查的内容之外，它不能证明代码是学员自己的作品；自托管的 runner 是由它的所有者控制的机器，所以它的运行并不比本地运行证明得更多。",
+  },
+  map: {
+    diagramTitle: "学习路径",
+    figcaption: "各阶段按课程顺序排列。从一个阶段连到后面某个阶段的弧线表示：后一个阶段的参考实现导入了前一个阶段的模块。",
+    tableCaption: "每个阶段依赖什么、提供什么、受什么约束",
+    description: (count, imports, alone) => {
+      const said = imports.map(({ nn, list }) => `${zh("Stage")} ${nn} 导入${zh("Stage")} ${list}`).join("；");
+      return `${count} 个阶段，按课程顺序排列。${said ? `${said}。` : ""}${alone} 个阶段独立存在。图后的表格列出同样的信息。`;
+    },
+  },
+  glossary: {
+    heading: zh("Glossary"),
+    introHtml: "课程使用的每个术语的英文与简体中文对照：课程的标题、生成块、本网站和实验的命令行都从这份列表取词。",
+    noteColumn: "说明（英文）",
+  },
+};
