@@ -24,15 +24,16 @@ export function formatReport(report: VerifyReport, colours = paint()): string {
   const tint = (cell: string, index: number) => (index === 0 ? cell : cell.startsWith("✔") ? colours.green(cell) : colours.red(cell));
 
   const out: string[] = [colours.bold("Forge Lab · verify"), "", colours.dim(line(COLUMNS)), ...rows.map((row) => line(row, tint)), ""];
-  const wide = Math.max(...widths.slice(0, 1), 32);
-  const other = (label: string, check: Check) =>
-    `${label.padEnd(wide)}  ${check.ok ? colours.green(mark(check)) : colours.red(mark(check))}`;
+  const others: Array<readonly [string, Check]> = [
+    ["generated files (npm run generate)", report.generated],
+    ["zh-CN pages (map, workspace, README)", report.editions],
+    [`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck],
+    ["lint (biome format, knip)", report.lint],
+    ...report.suites.map((suite) => [suite.label, suite.check] as const),
+  ];
+  const wide = Math.max(...others.map(([label]) => label.length));
   out.push(
-    other("generated files (npm run generate)", report.generated),
-    other("zh-CN pages (map, workspace, README)", report.editions),
-    other(`typecheck (tsc --noEmit, ${report.seconds.typecheck.toFixed(1)} s)`, report.typecheck),
-    other("lint (biome format, knip)", report.lint),
-    ...report.suites.map((suite) => other(suite.label, suite.check)),
+    ...others.map(([label, check]) => `${label.padEnd(wide)}  ${check.ok ? colours.green(mark(check)) : colours.red(mark(check))}`),
     "",
   );
 
