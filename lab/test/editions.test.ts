@@ -168,29 +168,26 @@ it("scaffolds a new stage with its Chinese twin: the twelve Chinese sections, th
   expect(contract.success && contractEditionProblems(contract.data, "zh-CN"), "failure.json's zh-CN edition").toEqual([]);
 });
 
-it.skipIf(process.platform === "win32")(
-  "fails a twin that is missing, a folder or a FIFO with one line naming it, without waiting on the FIFO",
-  () => {
-    const root = temporaryFolder();
-    const dir = join(root, "stages", stage04.id);
-    // The mastery block quotes the mutation score, so the twin is fresh only beside its stage's summary.
-    writeTree(root, {
-      [join("stages", stage04.id, "README.md")]: lesson("en"),
-      [join("fixtures", stage04.id, "mutation.json")]: read(`fixtures/${stage04.id}/mutation.json`),
-    });
-    const stage = { ...stage04, root, dir, readmePath: join(dir, "README.md") };
-    const twin = join(dir, "README.zh-CN.md");
-    expect(judgeTwin(stage).problems, "no twin").toEqual([`stages/${stage04.id}/README.zh-CN.md is missing`]);
-    mkdirSync(twin);
-    expect(judgeTwin(stage).problems, "a folder in its place").toEqual([`stages/${stage04.id}/README.zh-CN.md is a folder, not a file`]);
-    rmdirSync(twin);
-    execFileSync("mkfifo", [twin]);
-    expect(judgeTwin(stage).problems, "a FIFO in its place").toEqual([`stages/${stage04.id}/README.zh-CN.md is a FIFO, not a file`]);
-    rmSync(twin);
-    writeFileSync(twin, lesson("zh-CN"));
-    expect(judgeTwin(stage), "the real twin").toEqual({ ok: true, summary: "in parity", problems: [] });
-  },
-);
+it("fails a twin that is missing, a folder or a FIFO with one line naming it, without waiting on the FIFO", () => {
+  const root = temporaryFolder();
+  const dir = join(root, "stages", stage04.id);
+  // The mastery block quotes the mutation score, so the twin is fresh only beside its stage's summary.
+  writeTree(root, {
+    [join("stages", stage04.id, "README.md")]: lesson("en"),
+    [join("fixtures", stage04.id, "mutation.json")]: read(`fixtures/${stage04.id}/mutation.json`),
+  });
+  const stage = { ...stage04, root, dir, readmePath: join(dir, "README.md") };
+  const twin = join(dir, "README.zh-CN.md");
+  expect(judgeTwin(stage).problems, "no twin").toEqual([`stages/${stage04.id}/README.zh-CN.md is missing`]);
+  mkdirSync(twin);
+  expect(judgeTwin(stage).problems, "a folder in its place").toEqual([`stages/${stage04.id}/README.zh-CN.md is a folder, not a file`]);
+  rmdirSync(twin);
+  execFileSync("mkfifo", [twin]);
+  expect(judgeTwin(stage).problems, "a FIFO in its place").toEqual([`stages/${stage04.id}/README.zh-CN.md is a FIFO, not a file`]);
+  rmSync(twin);
+  writeFileSync(twin, lesson("zh-CN"));
+  expect(judgeTwin(stage), "the real twin").toEqual({ ok: true, summary: "in parity", problems: [] });
+});
 
 /** Every "ModuleNotWritten: …" line a page quotes, in code or inline. */
 const quotedMissingLines = (text: string) => [...text.matchAll(/ModuleNotWritten: [^`\n]+/g)].map((match) => match[0]);
