@@ -1,7 +1,7 @@
 // A checkout whose text files all have CRLF endings (a Windows clone made before .gitattributes, or by a
 // tool that ignores it) verifies green: the checks that compare text — generated files, the lessons'
-// generated blocks, spec completeness, the one-change faulty modules — see the same content, and a
-// stage's tests pass against its reference. What this does not run is the rest of verify on the copy
+// generated blocks, spec completeness, the one-change faulty modules, the Chinese twins' parity — see
+// the same content, and a stage's tests pass against its reference. What this does not run is the rest of verify on the copy
 // (its suites and the type-check do not read line endings); `npm run lint` would name each CRLF file
 // for `npm run format`, rightly, since the repository's files are LF (.gitattributes says so).
 import { execFile } from "node:child_process";
@@ -12,7 +12,7 @@ import { staleGenerated } from "../authoring/generated.js";
 import { loadCatalog } from "../catalog/catalog.js";
 import { layoutOf } from "../core/layout.js";
 import { readVerification } from "../evidence/schema.js";
-import { judgeDrift, judgeSpec } from "../verify/verify.js";
+import { judgeDrift, judgeEditions, judgeSpec, judgeTwin } from "../verify/verify.js";
 import { copyRepository, SLOW } from "./support/cli.js";
 
 /** The extensions .gitattributes keeps binary: everything else is text, and gets CRLF here. */
@@ -57,9 +57,13 @@ it(
     expect(catalog.problems, "catalog problems of the CRLF checkout").toEqual([]);
     expect(staleGenerated(catalog), "generated files the CRLF checkout calls stale").toEqual([]);
     const findings = Object.fromEntries(
-      catalog.stages.map((stage) => [stage.id, [...judgeSpec(stage, catalog.problems, undefined).problems, ...judgeDrift(stage)]]),
+      catalog.stages.map((stage) => [
+        stage.id,
+        [...judgeSpec(stage, catalog.problems, undefined).problems, ...judgeDrift(stage), ...judgeTwin(stage).problems],
+      ]),
     );
-    expect(findings, "spec and fault findings per stage in the CRLF checkout").toEqual(
+    expect(judgeEditions(catalog).problems, "the Chinese pages of the CRLF checkout").toEqual([]);
+    expect(findings, "spec, fault and Chinese-twin findings per stage in the CRLF checkout").toEqual(
       Object.fromEntries(catalog.stages.map((stage) => [stage.id, []])),
     );
 
