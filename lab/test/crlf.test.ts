@@ -1,9 +1,10 @@
-// A checkout whose text files all have CRLF endings (a Windows clone made before .gitattributes, or by a
-// tool that ignores it) verifies green: the checks that compare text — generated files, the lessons'
+// A checkout whose text files all have CRLF endings (a Windows clone made before .gitattributes, or by
+// a tool that ignores it) verifies green: the checks that compare text — generated files, the lessons'
 // generated blocks, spec completeness, the one-change faulty modules, the Chinese twins' parity — see
-// the same content, and a stage's tests pass against its reference. What this does not run is the rest of verify on the copy
-// (its suites and the type-check do not read line endings); `npm run lint` would name each CRLF file
-// for `npm run format`, rightly, since the repository's files are LF (.gitattributes says so).
+// the same content, and a stage's tests pass against its reference. What this does not run is the rest
+// of verify on the copy (its suites and the type-check do not read line endings); `npm run lint` would
+// name each CRLF file for `npm run format`, rightly, since the repository's files are LF
+// (.gitattributes says so).
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
