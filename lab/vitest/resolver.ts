@@ -153,6 +153,9 @@ export function forgeLayers(options: LayerOptions): Plugin {
             stale.push(...module.importers);
           }
         }
+        // The check of the saved files starts now, while the rerun's worker starts, as the first run's
+        // does while vitest starts: the learner module's load then finds it done or nearly so.
+        void typecheckWorkspace(learner).catch(() => undefined);
       });
     },
   };
