@@ -3,7 +3,7 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { parseCLI } from "vitest/node";
 import { loadCatalog } from "./lab/catalog/catalog.js";
-import { ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
+import { learnerRerunTriggers, ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
 import { evidencePlugin } from "./lab/evidence/plugin.js";
 import type { Locale } from "./lab/i18n/locale.js";
 import { chooseLocale, messages } from "./lab/i18n/messages.js";
@@ -40,7 +40,6 @@ export default defineConfig({
   test: {
     projects: projects.map((project) => stageProject(catalog, project, { locale, plugins: [evidence] })),
     // A learner file appearing or changing reruns the tests that may now find it.
-    forceRerunTriggers:
-      target === "workspace" ? [...configDefaults.forceRerunTriggers, "**/workspace/forge/**"] : configDefaults.forceRerunTriggers,
+    forceRerunTriggers: [...configDefaults.forceRerunTriggers, ...learnerRerunTriggers(projects)],
   },
 });

@@ -1,12 +1,12 @@
 // The learner's loop end to end: `npm test -- stage-01` in a child process, against a temporary
 // workspace and evidence folder, so no real learner's work is touched.
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, it, type TestContext } from "vitest";
-import { ROOT } from "../core/layout.js";
+import { dirs, ROOT } from "../core/layout.js";
 import { npmCommand } from "../core/npm.js";
 import { verificationSchema, type Verification } from "../evidence/schema.js";
 import { workspaceTsconfigPath } from "../vitest/typecheck.js";
@@ -185,4 +185,82 @@ it.concurrent("keeps writing the evidence when --reporter=junit and github-actio
   const failed = evidence.tests.filter((test) => test.status === "failed").map((test) => test.name);
   expect(failed, "failed tests in the evidence").toContain(evidence.contract?.targetTest);
   for (const name of failed) expect(run.output, "the github-actions reporter's annotation for a failed test").toContain(`> ${name},line=`);
+});
+
+/**
+ * `vitest watch stage-01` against a workspace inside the checkout (vitest watches its root, and not
+ * node_modules/). `next()` resolves with what one run printed, up to its result line; a run is read only
+ * once the output has been quiet for a moment, so a late second rerun of one save is never taken for the
+ * result of the next.
+ */
+function watchStage01(context: TestContext) {
+  mkdirSync(dirs.labState, { recursive: true });
+  // A folder whose name a glob would read as syntax, inside one whose name starts with a dot (.lab/):
+  // the learner's checkout may be "forge-lab (1)" under ~/.src/.
+  const folder = realpathSync(mkdtempSync(join(dirs.labState, "watch test (1) [a]-")));
+  context.onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+  const workspace = join(folder, "workspace");
+  mkdirSync(join(workspace, "forge", "tools"), { recursive: true });
+  context.onTestFinished(() => rmSync(workspaceTsconfigPath(workspace), { force: true }));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "TEST"));
+  const child = spawn(process.execPath, [join(ROOT, "node_modules", "vitest", "vitest.mjs"), "watch", "stage-01"], {
+    cwd: ROOT,
+    env: {
+      ...env,
+      CI: "",
+      NO_COLOR: "1",
+      FORGE_LANG: "en",
+      FORGE_TARGET: "workspace",
+      FORGE_WORKSPACE: workspace,
+      FORGE_EVIDENCE: join(folder, "evidence"),
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  context.onTestFinished(() => {
+    child.kill();
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const RESULT = /Test Files [^\n]*\n/;
+  const next = async (): Promise<string> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`vitest watch printed no result line within 60 s; it printed:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`vitest watch exited with ${child.exitCode}:\n${output}`);
+      const seen = output;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      if (RESULT.test(seen) && output === seen) {
+        output = "";
+        return seen;
+      }
+    }
+  };
+  return { file: join(workspace, "forge", "tools", "registry.ts"), next };
+}
+
+it.concurrent("reruns on every save in watch mode: a module written, then a type error, then its fix", {
+  timeout: 4 * CHILD_TIMEOUT,
+}, async (context) => {
+  const { file, next } = watchStage01(context);
+  const reference = readFileSync(join(ROOT, "solutions", "stage-01-capability-registry", "forge", "tools", "registry.ts"), "utf8");
+  const first = await next();
+  expect(first, "the first run, before the module exists").toContain("ModuleNotWritten: forge/tools/registry is not written yet");
+  expect(first, "its result line").toMatch(/Test Files {2}2 failed \(2\)/);
+
+  writeFileSync(file, reference);
+  expect(await next(), "the rerun after the module is written").toMatch(/Test Files {2}2 passed \(2\)/);
+
+  const lines = reference.split("\n").length;
+  writeFileSync(file, `${reference}export const broken: number = "text";\n`);
+  const typed = await next();
+  expect(typed, "the rerun after a type error is saved").toMatch(
+    new RegExp(
+      `TypeScriptError: [^\\n]*forge/tools/registry\\.ts:${lines}:14 type error TS2322: Type 'string' is not assignable to type 'number'\\.`,
+    ),
+  );
+  expect(typed, "its result line").toMatch(/Test Files {2}2 failed \(2\)/);
+
+  writeFileSync(file, `${reference}// fixed\n`);
+  expect(await next(), "the rerun after the fix is saved").toMatch(/Test Files {2}2 passed \(2\)/);
 });

@@ -3,7 +3,8 @@
 import type { Plugin } from "vite";
 import type { TestProjectInlineConfiguration } from "vitest/config";
 import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
-import { ROOT, repoPath } from "../core/layout.js";
+import { join, sep } from "node:path";
+import { MODULE_DIR, ROOT, repoPath } from "../core/layout.js";
 import type { Locale } from "../i18n/locale.js";
 import type { Tree } from "../trees/trees.js";
 import { forgeLayers } from "./resolver.js";
@@ -48,6 +49,24 @@ export function stageProject(catalog: Catalog, project: StageProject, options: P
       chaiConfig: { truncateThreshold: 10_000 },
     },
   };
+}
+
+/**
+ * Glob patterns that match every file under the learner folders of these projects, for vitest's
+ * `forceRerunTriggers`. Each names its folder by its own path, with the characters a glob reads as
+ * syntax escaped: a pattern that starts with `**` matches no path through a folder whose name starts
+ * with a dot (a checkout under ~/.src/), and "forge-lab (1)", as a second download is named, would be
+ * read as a pattern; either way a module the learner creates would rerun nothing.
+ */
+export function learnerRerunTriggers(projects: readonly StageProject[]): string[] {
+  const folders = new Set(projects.flatMap(({ tree }) => (tree.learner === null ? [] : [join(tree.learner, MODULE_DIR)])));
+  return [...folders].map(
+    (folder) =>
+      `${folder
+        .split(sep)
+        .join("/")
+        .replace(/[\\*?[\]{}()!+@]/g, "\\$&")}/**`,
+  );
 }
 
 /**
