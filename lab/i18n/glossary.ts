@@ -83,6 +83,14 @@ export const GLOSSARY = [
   { en: "Terminal path scope", "zh-CN": "终端路径范围", note: "stage 09" },
   { en: "Output decoding", "zh-CN": "输出解码", note: "stage 10" },
   { en: "Native executor", "zh-CN": "原生执行器", note: "stage 11" },
+  // File-system words the lessons use.
+  {
+    en: "Symbolic link (symlink)",
+    "zh-CN": "符号链接",
+    note: "an entry that names another path, which opening it follows; error messages and tests say `symlink`",
+  },
+  { en: "Hard link", "zh-CN": "硬链接", note: "a second name of the same file (the same inode); `nlink` counts the names" },
+  { en: "Junction", "zh-CN": "目录联接", note: "a Windows link to a folder; Node's `lstat` reports it as a symbolic link (stage 08)" },
   // The course site.
   { en: "Glossary", "zh-CN": "术语表", note: "this list: every term in both editions, a page of the site" },
 ] as const satisfies readonly Term[];
