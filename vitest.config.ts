@@ -1,9 +1,9 @@
 // `npm test -- stage-01` runs stage 01's tests against the tree FORGE_TARGET names (default: workspace/),
 // and says what a learner must do in the language the lab CLI would use (FORGE_LANG, else the system's).
-import { configDefaults, defineConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import { parseCLI } from "vitest/node";
 import { loadCatalog } from "./lab/catalog/catalog.js";
-import { learnerRerunTriggers, ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
+import { learnerWatchTriggers, ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
 import { evidencePlugin } from "./lab/evidence/plugin.js";
 import type { Locale } from "./lab/i18n/locale.js";
 import { chooseLocale, messages } from "./lab/i18n/messages.js";
@@ -40,6 +40,6 @@ export default defineConfig({
   test: {
     projects: projects.map((project) => stageProject(catalog, project, { locale, plugins: [evidence] })),
     // A learner file appearing or changing reruns the tests that may now find it.
-    forceRerunTriggers: [...configDefaults.forceRerunTriggers, ...learnerRerunTriggers(projects)],
+    watchTriggerPatterns: learnerWatchTriggers(projects),
   },
 });

@@ -193,14 +193,13 @@ it.concurrent("keeps writing the evidence when --reporter=junit and github-actio
  * once the output has been quiet for a moment, so a late second rerun of one save is never taken for the
  * result of the next.
  */
-function watchStage01(context: TestContext) {
+function watchStage01(context: TestContext, name: string, files: Readonly<Record<string, string>> = {}) {
   mkdirSync(dirs.labState, { recursive: true });
-  // A folder whose name a glob would read as syntax, inside one whose name starts with a dot (.lab/):
-  // the learner's checkout may be "forge-lab (1)" under ~/.src/.
-  const folder = realpathSync(mkdtempSync(join(dirs.labState, "watch test (1) [a]-")));
+  const folder = realpathSync(mkdtempSync(join(dirs.labState, name)));
   context.onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
   const workspace = join(folder, "workspace");
   mkdirSync(join(workspace, "forge", "tools"), { recursive: true });
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(workspace, "forge", "tools", name), content);
   context.onTestFinished(() => rmSync(workspaceTsconfigPath(workspace), { force: true }));
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "TEST"));
   const child = spawn(process.execPath, [join(ROOT, "node_modules", "vitest", "vitest.mjs"), "watch", "stage-01"], {
@@ -242,7 +241,9 @@ function watchStage01(context: TestContext) {
 it.concurrent("reruns on every save in watch mode: a module written, then a type error, then its fix", {
   timeout: 4 * CHILD_TIMEOUT,
 }, async (context) => {
-  const { file, next } = watchStage01(context);
+  // A folder whose name a glob would read as syntax, inside one whose name starts with a dot (.lab/):
+  // the learner's checkout may be "forge-lab (1)" under ~/.src/.
+  const { file, next } = watchStage01(context, "watch test (1) [a]-");
   const reference = readFileSync(join(ROOT, "solutions", "stage-01-capability-registry", "forge", "tools", "registry.ts"), "utf8");
   const first = await next();
   expect(first, "the first run, before the module exists").toContain("ModuleNotWritten: forge/tools/registry is not written yet");
@@ -263,4 +264,16 @@ it.concurrent("reruns on every save in watch mode: a module written, then a type
 
   writeFileSync(file, `${reference}// fixed\n`);
   expect(await next(), "the rerun after the fix is saved").toMatch(/Test Files {2}2 passed \(2\)/);
+});
+
+it.concurrent("reruns in watch mode when a module written before the start is saved with a type error", {
+  timeout: 3 * CHILD_TIMEOUT,
+}, async (context) => {
+  const reference = readFileSync(join(ROOT, "solutions", "stage-01-capability-registry", "forge", "tools", "registry.ts"), "utf8");
+  const { file, next } = watchStage01(context, "watch-test-", { "registry.ts": reference });
+  expect(await next(), "the first run").toMatch(/Test Files {2}2 passed \(2\)/);
+  writeFileSync(file, `${reference}export const broken: number = "text";\n`);
+  const typed = await next();
+  expect(typed, "the rerun after a type error is saved").toContain("type error TS2322: Type 'string' is not assignable to type 'number'.");
+  expect(typed, "its result line").toMatch(/Test Files {2}2 failed \(2\)/);
 });

@@ -2,6 +2,7 @@
 // builds one target's projects; `verify` builds several targets' in the same process.
 import type { Plugin } from "vite";
 import type { TestProjectInlineConfiguration } from "vitest/config";
+import type { WatcherTriggerPattern } from "vitest/node";
 import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
 import { join, sep } from "node:path";
 import { MODULE_DIR, ROOT, repoPath } from "../core/layout.js";
@@ -52,21 +53,23 @@ export function stageProject(catalog: Catalog, project: StageProject, options: P
 }
 
 /**
- * Glob patterns that match every file under the learner folders of these projects, for vitest's
- * `forceRerunTriggers`. Each names its folder by its own path, with the characters a glob reads as
- * syntax escaped: a pattern that starts with `**` matches no path through a folder whose name starts
- * with a dot (a checkout under ~/.src/), and "forge-lab (1)", as a second download is named, would be
- * read as a pattern; either way a module the learner creates would rerun nothing.
+ * What reruns when a file under a learner folder appears, changes or goes away in watch mode: every test
+ * file of the projects that read that folder. A regular expression on the file's own path (vitest passes
+ * it with forward slashes), not a glob: a glob that starts with `**` matches no path through a folder
+ * whose name starts with a dot (a checkout under ~/.src/), and vitest hands globs to its file watcher,
+ * which then stops reporting changes to files it already watched.
  */
-export function learnerRerunTriggers(projects: readonly StageProject[]): string[] {
-  const folders = new Set(projects.flatMap(({ tree }) => (tree.learner === null ? [] : [join(tree.learner, MODULE_DIR)])));
-  return [...folders].map(
-    (folder) =>
-      `${folder
-        .split(sep)
-        .join("/")
-        .replace(/[\\*?[\]{}()!+@]/g, "\\$&")}/**`,
-  );
+export function learnerWatchTriggers(projects: readonly StageProject[]): WatcherTriggerPattern[] {
+  const testsByFolder = new Map<string, string[]>();
+  for (const { stage, tree } of projects) {
+    if (tree.learner === null) continue;
+    const folder = join(tree.learner, MODULE_DIR).split(sep).join("/");
+    testsByFolder.set(folder, [...(testsByFolder.get(folder) ?? []), ...stage.testFiles]);
+  }
+  return [...testsByFolder].map(([folder, tests]) => ({
+    pattern: new RegExp(`^${folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/`),
+    testsToRun: () => tests,
+  }));
 }
 
 /**
