@@ -241,7 +241,7 @@ function watchStage01(context: TestContext, name: string, files: Readonly<Record
 it.concurrent("reruns on every save in watch mode: a module written, then a type error, then its fix", {
   timeout: 4 * CHILD_TIMEOUT,
 }, async (context) => {
-  // A folder whose name a glob would read as syntax, inside one whose name starts with a dot (.lab/):
+  // A folder whose name a pattern would read as syntax, inside one whose name starts with a dot (.lab/):
   // the learner's checkout may be "forge-lab (1)" under ~/.src/.
   const { file, next } = watchStage01(context, "watch test (1) [a]-");
   const reference = readFileSync(join(ROOT, "solutions", "stage-01-capability-registry", "forge", "tools", "registry.ts"), "utf8");
