@@ -238,7 +238,7 @@ function watchStage01(context: TestContext, name: string, files: Readonly<Record
   return { file: join(workspace, "forge", "tools", "registry.ts"), next };
 }
 
-it.concurrent("reruns on every save in watch mode: a module written, then a type error, then its fix", {
+it.concurrent("reruns on every save in watch mode: a module written, a type error, its fix, the module deleted", {
   timeout: 4 * CHILD_TIMEOUT,
 }, async (context) => {
   // A folder whose name a pattern would read as syntax, inside one whose name starts with a dot (.lab/):
@@ -264,6 +264,11 @@ it.concurrent("reruns on every save in watch mode: a module written, then a type
 
   writeFileSync(file, `${reference}// fixed\n`);
   expect(await next(), "the rerun after the fix is saved").toMatch(/Test Files {2}2 passed \(2\)/);
+
+  rmSync(file);
+  const gone = await next();
+  expect(gone, "the rerun after the module is deleted").toContain("ModuleNotWritten: forge/tools/registry is not written yet");
+  expect(gone, "its result line").toMatch(/Test Files {2}2 failed \(2\)/);
 });
 
 it.concurrent("reruns in watch mode when a module written before the start is saved with a type error", {

@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { isInside } from "../core/inside.js";
 import type { Plugin } from "vite";
 import "vitest/config";
+import type { Vitest } from "vitest/node";
 import type { Stage } from "../catalog/catalog.js";
 import type { Section } from "../authoring/lesson.js";
 import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
@@ -93,6 +94,24 @@ export {};
 `;
 }
 
+const watching = new WeakMap<Vitest, Set<string>>();
+
+/**
+ * Vitest reruns nothing when a file that is not a test goes away, so a learner's deleted module would
+ * leave the last green result standing. A learner file that goes away is passed on as a change, which
+ * the learner folder's watch trigger turns into a rerun of its tests: they then say what is missing.
+ */
+function rerunWhenLearnerFilesGo(vitest: Vitest, learner: string): void {
+  const folders = watching.get(vitest) ?? new Set<string>();
+  watching.set(vitest, folders);
+  if (folders.has(learner)) return;
+  folders.add(learner);
+  const modules = join(learner, MODULE_DIR);
+  vitest.vite.watcher.on("unlink", (file: string) => {
+    if (isInside(modules, file)) vitest.watcher.onFileChange(file);
+  });
+}
+
 export function forgeLayers(options: LayerOptions): Plugin {
   const { layers, learner } = options.tree;
   const learnerModules = learner === null ? null : join(learner, MODULE_DIR);
@@ -132,7 +151,10 @@ export function forgeLayers(options: LayerOptions): Plugin {
     configureVitest({ vitest, project }) {
       if (learner === null) return;
       vitest.onClose(() => closeTypecheckers());
-      if (vitest.config.watch) keepTypecheckersOpen(learner);
+      if (vitest.config.watch) {
+        keepTypecheckersOpen(learner);
+        rerunWhenLearnerFilesGo(vitest, learner);
+      }
       // A learner file that appears, changes or goes away can change what other files resolve to (a
       // "missing" stand-in is baked into its importers) and how every learner file type-checks: on each
       // rerun, forget the learner's modules, the stand-ins, and everything that imports them — only those.
