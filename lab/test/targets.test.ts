@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
 import { dirs, layoutOf } from "../core/layout.js";
-import { stagesMatching } from "../vitest/projects.js";
+import { learnerWatchTriggers, stagesMatching } from "../vitest/projects.js";
 import { findModule, parseTarget, repairTree, TARGETS, treeFor, UnknownTargetError } from "../trees/trees.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 
@@ -69,4 +69,32 @@ it("builds projects only for the stages a command-line filter selects", () => {
   expect(ids([])).toEqual(["stage-01-one", "stage-02-two"]);
   // A filter that matches nothing keeps every stage, so vitest itself reports "no test files found".
   expect(ids(["stage-09"])).toEqual(["stage-01-one", "stage-02-two"]);
+});
+
+it("reruns in watch mode every test of the stages that read a learner folder, matched on that folder's own path", () => {
+  const catalog = loadCatalog();
+  const [one, two] = catalog.stages;
+  if (!one || !two) throw new Error("expected two stages");
+  // A checkout under a folder whose name starts with a dot, named as a second download is.
+  const learner = join("/", "home", "ada", ".src", "forge-lab (1)", "workspace");
+  const tree = { ...treeFor(catalog, one, "workspace"), layers: [learner], learner };
+  const triggers = learnerWatchTriggers([
+    { stage: one, tree },
+    { stage: two, tree },
+    { stage: two, tree: treeFor(catalog, two, "solution") },
+  ]);
+  expect(triggers.length, "one trigger per learner folder; a reference tree has none").toBe(1);
+  const [trigger] = triggers;
+  if (!trigger) throw new Error("expected a trigger");
+  const folder = "/home/ada/.src/forge-lab (1)/workspace/forge/tools";
+  expect(trigger.pattern.test(`${folder}/registry.ts`), "a learner module").toBe(true);
+  expect(trigger.pattern.test(`${folder}/nested/helper.ts`), "a file in a folder of its own").toBe(true);
+  expect(trigger.pattern.test(`${folder}-old/registry.ts`), "a sibling folder whose name starts the same").toBe(false);
+  expect(
+    trigger.pattern.test("/home/ada/.src/forge-lab 1/workspace/forge/tools/registry.ts"),
+    "a path the parentheses would match as a pattern",
+  ).toBe(false);
+  const match = trigger.pattern.exec(`${folder}/registry.ts`);
+  if (!match) throw new Error("expected a match");
+  expect(trigger.testsToRun(`${folder}/registry.ts`, match), "the tests to rerun").toEqual([...one.testFiles, ...two.testFiles]);
 });

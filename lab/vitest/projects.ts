@@ -64,10 +64,13 @@ export function learnerWatchTriggers(projects: readonly StageProject[]): Watcher
   for (const { stage, tree } of projects) {
     if (tree.learner === null) continue;
     const folder = join(tree.learner, MODULE_DIR).split(sep).join("/");
-    testsByFolder.set(folder, [...(testsByFolder.get(folder) ?? []), ...stage.testFiles]);
+    const tests = testsByFolder.get(folder) ?? [];
+    tests.push(...stage.testFiles);
+    testsByFolder.set(folder, tests);
   }
   return [...testsByFolder].map(([folder, tests]) => ({
-    pattern: new RegExp(`^${folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/`),
+    // Windows compares paths without regard to case, and so does this pattern there.
+    pattern: new RegExp(`^${folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/`, process.platform === "win32" ? "i" : ""),
     testsToRun: () => tests,
   }));
 }

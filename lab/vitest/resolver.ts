@@ -94,7 +94,8 @@ export {};
 `;
 }
 
-const watching = new WeakMap<Vitest, Set<string>>();
+/** The learner folders each file watcher already reports on (a restarted vitest has a new watcher). */
+const watching = new WeakMap<object, Set<string>>();
 
 /**
  * Vitest reruns nothing when a file that is not a test goes away, so a learner's deleted module would
@@ -102,12 +103,13 @@ const watching = new WeakMap<Vitest, Set<string>>();
  * the learner folder's watch trigger turns into a rerun of its tests: they then say what is missing.
  */
 function rerunWhenLearnerFilesGo(vitest: Vitest, learner: string): void {
-  const folders = watching.get(vitest) ?? new Set<string>();
-  watching.set(vitest, folders);
+  const watcher = vitest.vite.watcher;
+  const folders = watching.get(watcher) ?? new Set<string>();
+  watching.set(watcher, folders);
   if (folders.has(learner)) return;
   folders.add(learner);
   const modules = join(learner, MODULE_DIR);
-  vitest.vite.watcher.on("unlink", (file: string) => {
+  watcher.on("unlink", (file: string) => {
     if (isInside(modules, file)) vitest.watcher.onFileChange(file);
   });
 }
