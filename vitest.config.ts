@@ -39,7 +39,7 @@ const evidence = evidencePlugin(new ProjectIndex(catalog, projects));
 export default defineConfig({
   test: {
     projects: projects.map((project) => stageProject(catalog, project, { locale, plugins: [evidence] })),
-    // A learner file appearing or changing reruns the tests that may now find it.
+    // A learner file appearing, changing or going away reruns the tests that read it (watch mode).
     watchTriggerPatterns: learnerWatchTriggers(projects),
   },
 });

@@ -1,10 +1,10 @@
 // One vitest project per (stage, tree): the stage's test files with the resolver of that tree. `npm test`
 // builds one target's projects; `verify` builds several targets' in the same process.
+import { join, sep } from "node:path";
 import type { Plugin } from "vite";
 import type { TestProjectInlineConfiguration } from "vitest/config";
 import type { WatcherTriggerPattern } from "vitest/node";
 import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
-import { join, sep } from "node:path";
 import { MODULE_DIR, ROOT, repoPath } from "../core/layout.js";
 import type { Locale } from "../i18n/locale.js";
 import type { Tree } from "../trees/trees.js";
