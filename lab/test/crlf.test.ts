@@ -14,6 +14,7 @@ import { loadCatalog } from "../catalog/catalog.js";
 import { layoutOf } from "../core/layout.js";
 import { readVerification } from "../evidence/schema.js";
 import { judgeDrift, judgeEditions, judgeSpec, judgeTwin } from "../verify/verify.js";
+import { childEnvironment } from "./support/child.js";
 import { copyRepository, SLOW } from "./support/cli.js";
 
 /** The extensions .gitattributes keeps binary: everything else is text, and gets CRLF here. */
@@ -69,7 +70,7 @@ it(
     );
 
     // Stage 10 reads text fixtures (now CRLF) beside its binary GBK one.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && !key.startsWith("FORGE_")));
+    const env = childEnvironment();
     const run = await new Promise<{ status: number; output: string }>((resolve) =>
       execFile(
         process.execPath,

@@ -14,6 +14,7 @@ import { loadCatalog } from "../catalog/catalog.js";
 import { ROOT } from "../core/layout.js";
 import { ctrfProblems } from "../evidence/export.js";
 import { readVerification, TARGETS, type Verification } from "../evidence/schema.js";
+import { childEnvironment } from "./support/child.js";
 import { lab, reference, SLOW, tools } from "./support/cli.js";
 import { copyRepositoryTo } from "./support/repository.js";
 
@@ -69,7 +70,7 @@ afterAll(() => {
 
 /** Runs one `run:` step as the runner does: through a shell, in the checkout, with the runner's variables. */
 function runStep(command: string): Promise<{ status: number | null; output: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && !key.startsWith("FORGE_")));
+  const env = childEnvironment();
   return new Promise((resolve, reject) => {
     const child = spawn(command, {
       cwd: copy,

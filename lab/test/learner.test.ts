@@ -11,6 +11,7 @@ import { npmCommand } from "../core/npm.js";
 import { verificationSchema, type Verification } from "../evidence/schema.js";
 import { workspaceTsconfigPath } from "../vitest/typecheck.js";
 import { temporaryFolder } from "../testing.js";
+import { childEnvironment } from "./support/child.js";
 
 interface Run {
   readonly status: number;
@@ -32,7 +33,7 @@ function npmTest(
   context.onTestFinished(() => rmSync(workspaceTsconfigPath(workspace), { force: true }));
   for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(workspace, "forge", "tools", name), content);
   // The child is a vitest of its own: none of this worker's vitest variables may leak into it.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "TEST"));
+  const env = childEnvironment();
   const [command, commandArgs] = npmCommand(["test", "--silent", "--", ...args]);
   return new Promise((resolve) => {
     execFile(
@@ -201,7 +202,7 @@ function watchStage01(context: TestContext, name: string, files: Readonly<Record
   mkdirSync(join(workspace, "forge", "tools"), { recursive: true });
   for (const [name, content] of Object.entries(files)) writeFileSync(join(workspace, "forge", "tools", name), content);
   context.onTestFinished(() => rmSync(workspaceTsconfigPath(workspace), { force: true }));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "TEST"));
+  const env = childEnvironment();
   const child = spawn(process.execPath, [join(ROOT, "node_modules", "vitest", "vitest.mjs"), "watch", "stage-01"], {
     cwd: ROOT,
     env: {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { TestContext } from "vitest";
 import { ROOT } from "../../core/layout.js";
 import { temporaryFolder } from "../../testing.js";
+import { childEnvironment } from "./child.js";
 import { copyRepositoryTo } from "./repository.js";
 
 export const SLOW = { timeout: 120_000 };
@@ -44,7 +45,7 @@ export interface LabOptions {
 }
 
 export function lab(copy: string, args: readonly string[], options: LabOptions = {}): Promise<Run> {
-  const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && !key.startsWith("FORGE_"));
+  const inherited = Object.entries(childEnvironment());
   const chosen = { NO_COLOR: "1", CI: "true", FORGE_LANG: "en", FORGE_INJECT: JSON.stringify(options.inject ?? []), ...options.env };
   const env: Record<string, string> = {};
   for (const [key, value] of [...inherited, ...Object.entries(chosen)]) {
