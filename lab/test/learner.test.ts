@@ -239,7 +239,7 @@ function watchStage01(context: TestContext, name: string, files: Readonly<Record
   return { file: join(workspace, "forge", "tools", "registry.ts"), next };
 }
 
-it.concurrent("reruns on every save in watch mode: a module written, a type error, its fix, the module deleted", {
+it.concurrent("reruns on every save in watch mode: a module written, a type error, its fix, the module deleted and written again", {
   timeout: 4 * CHILD_TIMEOUT,
 }, async (context) => {
   // A folder whose name a pattern would read as syntax, inside one whose name starts with a dot (.lab/):
@@ -270,6 +270,14 @@ it.concurrent("reruns on every save in watch mode: a module written, a type erro
   const gone = await next();
   expect(gone, "the rerun after the module is deleted").toContain("ModuleNotWritten: forge/tools/registry is not written yet");
   expect(gone, "its result line").toMatch(/Test Files {2}2 failed \(2\)/);
+
+  // Written again, with an error the compiler session must see in the new file, not the old one.
+  writeFileSync(file, `${reference}export const again: boolean = 1;\n`);
+  expect(await next(), "the rerun after it is written again with a type error").toContain(
+    "type error TS2322: Type 'number' is not assignable to type 'boolean'.",
+  );
+  writeFileSync(file, reference);
+  expect(await next(), "the rerun after it is fixed").toMatch(/Test Files {2}2 passed \(2\)/);
 });
 
 it.concurrent("reruns in watch mode when a module written before the start is saved with a type error", {
