@@ -1,6 +1,19 @@
 // File helpers of the lab engine.
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** The SHA-256 of some bytes (text counts as its UTF-8 bytes), in hex. */
@@ -80,9 +93,31 @@ export function readFileState(file: string): FileState {
   try {
     const stat = fstatSync(handle);
     if (stat.isFile()) return { kind: "file", bytes: readFileSync(handle), mode: stat.mode & 0o7777 };
-    const what: NotAFile = stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device";
-    return { kind: "other", what };
+    return { kind: "other", what: notAFile(stat) };
   } finally {
     closeSync(handle);
   }
+}
+
+/** What an entry that is not a regular file is. */
+function notAFile(stat: Stats): NotAFile {
+  return stat.isDirectory() ? "a folder" : stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device";
+}
+
+/**
+ * What a path names, following symbolic links as opening it would: nothing, a regular file, or what it
+ * is instead. Reads nothing, so a FIFO cannot make it wait.
+ */
+export function entryKind(path: string): "missing" | "file" | NotAFile {
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    const reason = code(error);
+    if (reason === "ENOTDIR") return "missing";
+    if (reason === "ELOOP") return "a symbolic link";
+    throw error;
+  }
+  if (stat === undefined) return "missing";
+  return stat.isFile() ? "file" : notAFile(stat);
 }

@@ -363,6 +363,7 @@ Every command has --help. ${STAGE_NAMES_EN}`,
         earlier ? ` It belongs to ${earlier}, an earlier stage.` : ""
       }`,
     notInTree: (module: string, tree: string, stage: string) => `forge/tools/${module} does not exist in the ${tree} tree of ${stage}.`,
+    notAFile: (file: string, what: NotAFile) => `${file} is ${what}, not a file: move it away and write the module there.`,
     typeScript: (where: string, syntax: boolean, code: string, message: string, more: number) =>
       `${where} ${syntax ? "syntax" : "type"} error ${code}: ${message}${more > 0 ? ` (and ${more} more; fix this one first)` : ""}`,
   },
@@ -725,6 +726,7 @@ ${lines}
         earlier ? `它属于更早的阶段 ${earlier}。` : ""
       }`,
     notInTree: (module, tree, stage) => `${stage} 的 ${tree} 树中没有 forge/tools/${module}。`,
+    notAFile: (file, what) => `${file} ${NOT_A_FILE_ZH[what]}，不是文件：请把它移开，在那里写模块。`,
     typeScript: (where, syntax, code, message, more) =>
       `${where} ${syntax ? "语法" : "类型"}错误 ${code}：${message}${more > 0 ? `（后面还有 ${more} 处，先改这一处）` : ""}`,
   },

@@ -1,6 +1,6 @@
 // The learner's loop end to end: `npm test -- stage-01` in a child process, against a temporary
 // workspace and evidence folder, so no real learner's work is touched.
-import { execFile, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -24,7 +24,7 @@ interface Run {
 function npmTest(
   context: TestContext,
   args: readonly string[],
-  options: { env?: Record<string, string>; files?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; files?: Record<string, string>; prepare?: (tools: string) => void } = {},
 ): Promise<Run> {
   const folder = temporaryFolder({ insideRepository: true, onFinished: context.onTestFinished });
   const workspace = join(folder, "workspace");
@@ -32,6 +32,7 @@ function npmTest(
   mkdirSync(join(workspace, "forge", "tools"), { recursive: true });
   context.onTestFinished(() => rmSync(workspaceTsconfigPath(workspace), { force: true }));
   for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(workspace, "forge", "tools", name), content);
+  options.prepare?.(join(workspace, "forge", "tools"));
   // The child is a vitest of its own: none of this worker's vitest variables may leak into it.
   const env = childEnvironment();
   const [command, commandArgs] = npmCommand(["test", "--silent", "--", ...args]);
@@ -77,6 +78,23 @@ it.concurrent("stops at an unwritten module with one line naming the file and th
   const ajv = new Ajv2020({ strict: true });
   addFormats.default(ajv);
   expect(ajv.validate(schema as object, evidence), JSON.stringify(ajv.errors)).toBe(true);
+});
+
+it.concurrent("stops at a FIFO or a folder where a module belongs with one line naming it, instead of waiting forever", {
+  timeout: 2 * CHILD_TIMEOUT,
+}, async (context) => {
+  const fifo = await npmTest(context, ["stage-01"], { prepare: (tools) => execFileSync("mkfifo", [join(tools, "registry.ts")]) });
+  expect(fifo.status, `exit status with a FIFO where the module belongs; output:\n${fifo.output}`).toBe(1);
+  expect(fifo.output).toMatch(
+    /ModuleNotAFile: \S*forge\/tools\/registry\.ts is a FIFO, not a file: move it away and write the module there\./,
+  );
+  expect(fifo.output).not.toMatch(stackFrame);
+  const folder = await npmTest(context, ["stage-01"], {
+    prepare: (tools) => mkdirSync(join(tools, "registry.ts")),
+    env: { FORGE_LANG: "zh-CN" },
+  });
+  expect(folder.status, "exit status with a folder where the module belongs").toBe(1);
+  expect(folder.output).toMatch(/ModuleNotAFile: \S*forge\/tools\/registry\.ts 是文件夹，不是文件：请把它移开，在那里写模块。/);
 });
 
 it.concurrent("refuses an unknown target with a message naming the four", { timeout: CHILD_TIMEOUT }, async (context) => {

@@ -1,8 +1,8 @@
 // A tree is what a stage's tests run against: a stack of layers, where a module is taken from the
 // highest layer that has it, so no tree is ever copied. The four targets (workspace, solution, faulty,
 // start) are trees whose runs leave evidence; a learner's repair of a fault is a tree that leaves none.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { entryKind, type NotAFile } from "../core/files.js";
 import { MODULE_DIR, dirs } from "../core/layout.js";
 import type { Catalog, Fault, Stage } from "../catalog/catalog.js";
 import { TARGETS, type Target } from "../evidence/schema.js";
@@ -70,14 +70,32 @@ export function repairTree(catalog: Catalog, stage: Stage, folder: string): Tree
   return { name: "repair", target: null, layers: [...referenceLayers(catalog, stage, "including"), folder], learner: folder };
 }
 
-/** The file a stack of layers answers for a path inside a layer (`.js` and `.ts` both mean the .ts file). */
-export function findInLayers(layers: readonly string[], pathInLayer: string): string | null {
+/** What the highest layer that has anything at a path holds there: the file, or what stands in its place. */
+export interface LayerEntry {
+  readonly path: string;
+  readonly kind: "file" | NotAFile;
+}
+
+/**
+ * The entry a stack of layers answers for a path inside a layer (`.js` and `.ts` both mean the .ts
+ * file). A folder or a FIFO in a layer answers too: the search stops there, so a learner's layer with a
+ * FIFO where their module belongs is never read (it would wait forever) nor passed over for the
+ * reference below it.
+ */
+export function lookupInLayers(layers: readonly string[], pathInLayer: string): LayerEntry | null {
   const base = pathInLayer.replace(/\.(?:js|ts)$/, "");
   for (let index = layers.length - 1; index >= 0; index -= 1) {
     const candidate = join(layers[index] ?? "", `${base}.ts`);
-    if (existsSync(candidate)) return candidate;
+    const kind = entryKind(candidate);
+    if (kind !== "missing") return { path: candidate, kind };
   }
   return null;
+}
+
+/** The regular file a stack of layers answers for a path inside a layer, or null. */
+export function findInLayers(layers: readonly string[], pathInLayer: string): string | null {
+  const entry = lookupInLayers(layers, pathInLayer);
+  return entry?.kind === "file" ? entry.path : null;
 }
 
 export function findModule(layers: readonly string[], name: string): string | null {

@@ -14,13 +14,16 @@ import { lessonIn } from "../i18n/content.js";
 import { term } from "../i18n/glossary.js";
 import type { Locale } from "../i18n/locale.js";
 import { messages } from "../i18n/messages.js";
-import { findInLayers, findModule, type Tree } from "../trees/trees.js";
+import { lookupInLayers, type LayerEntry, type Tree } from "../trees/trees.js";
+import type { NotAFile } from "../core/files.js";
 import { closeTypecheckers, isSyntaxError, keepTypecheckersOpen, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
 
 export const MISSING_MODULE_ERROR = "ModuleNotWritten";
 /** The property of a ModuleNotWritten error that names the module. */
 export const MISSING_MODULE_FIELD = "forgeModule";
 export const TYPESCRIPT_ERROR = "TypeScriptError";
+/** A folder, FIFO or the like stands where a module belongs. */
+export const NOT_A_FILE_ERROR = "ModuleNotAFile";
 /**
  * The section a missing module's message sends the learner to: what the module must do and why. Both
  * paths read it; the worked example's steps, which the challenge path folds away, come later.
@@ -28,6 +31,7 @@ export const TYPESCRIPT_ERROR = "TypeScriptError";
 export const MODULE_SECTION = "Concepts" satisfies Section;
 
 const MISSING_PREFIX = "\0forge-missing:";
+const NOT_A_FILE_PREFIX = "\0forge-not-a-file:";
 const BARE = /^forge\/tools\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?$/;
 
 export interface LayerOptions {
@@ -117,6 +121,15 @@ function rerunWhenLearnerFilesGo(vitest: Vitest, learner: string): void {
 export function forgeLayers(options: LayerOptions): Plugin {
   const { layers, learner } = options.tree;
   const learnerModules = learner === null ? null : join(learner, MODULE_DIR);
+  // A folder or FIFO where a module belongs loads as a stand-in that says so in one line: vite would
+  // wait forever reading a FIFO.
+  const notAFiles = new Map<string, { readonly path: string; readonly kind: NotAFile }>();
+  const resolved = (entry: LayerEntry): string => {
+    if (entry.kind === "file") return entry.path;
+    const id = `${NOT_A_FILE_PREFIX}${entry.path}`;
+    notAFiles.set(id, { path: entry.path, kind: entry.kind });
+    return id;
+  };
   // The compiler starts now, while vitest starts its workers and transforms the test files; the first
   // learner module to load waits for what is by then mostly done (one run per distinct content).
   if (learner !== null) void typecheckWorkspace(learner).catch(() => undefined);
@@ -128,18 +141,21 @@ export function forgeLayers(options: LayerOptions): Plugin {
       const bare = BARE.exec(source);
       if (bare) {
         const name = bare[1] ?? "";
-        return findModule(layers, name) ?? `${MISSING_PREFIX}${name}`;
+        const found = lookupInLayers(layers, join(MODULE_DIR, name));
+        return found === null ? `${MISSING_PREFIX}${name}` : resolved(found);
       }
       if (!importer || !source.startsWith(".")) return null;
       const layer = layers.find((root) => isInside(root, importer));
       if (!layer) return null;
       const pathInLayer = relative(layer, resolve(dirname(importer), source));
-      const found = findInLayers(layers, pathInLayer);
-      if (found) return found;
+      const found = lookupInLayers(layers, pathInLayer);
+      if (found) return resolved(found);
       const name = BARE.exec(pathInLayer.split(sep).join("/"))?.[1];
       return name ? `${MISSING_PREFIX}${name}` : null;
     },
     async load(id) {
+      const standIn = notAFiles.get(id);
+      if (standIn) return throwingModule(NOT_A_FILE_ERROR, messages(options.locale).test.notAFile(repoPath(standIn.path), standIn.kind));
       if (id.startsWith(MISSING_PREFIX)) {
         const name = id.slice(MISSING_PREFIX.length);
         return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, name), name);
@@ -166,7 +182,9 @@ export function forgeLayers(options: LayerOptions): Plugin {
           const stale = [...graph.idToModuleMap.values()].filter(
             (module) =>
               module.id !== null &&
-              (module.id.startsWith(MISSING_PREFIX) || (learnerModules !== null && isInside(learnerModules, module.id))),
+              (module.id.startsWith(MISSING_PREFIX) ||
+                module.id.startsWith(NOT_A_FILE_PREFIX) ||
+                (learnerModules !== null && isInside(learnerModules, module.id))),
           );
           const seen = new Set<(typeof stale)[number]>();
           while (stale.length > 0) {
