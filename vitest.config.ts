@@ -34,7 +34,7 @@ const { filter } = parseCLI(["vitest", ...process.argv.slice(2)], { allowUnknown
 const projects = stagesMatching(catalog, filter).map((stage) => ({ stage, tree: treeFor(catalog, stage, target) }));
 // The evidence reporter rides on a plugin, not on `reporters`: `--reporter=junit` (or an editor's test
 // explorer) replaces that list, and would drop verification.json without a word.
-const evidence = evidencePlugin(new ProjectIndex(catalog, projects));
+const evidence = evidencePlugin(new ProjectIndex(catalog, projects), locale);
 
 export default defineConfig({
   test: {

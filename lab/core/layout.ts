@@ -2,6 +2,7 @@
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locale } from "../i18n/locale.js";
+import { isInside } from "./inside.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 
@@ -141,4 +142,9 @@ export function workspaceFile(path: string): string {
 /** A path in the form we print and record: relative to the repository, with forward slashes. */
 export function repoPath(absolute: string, root: string = ROOT): string {
   return relative(root, absolute).split(sep).join("/");
+}
+
+/** A path as a message shows it: from the checkout when it lies inside, whole when it does not. */
+export function shownPath(absolute: string, root: string = ROOT): string {
+  return isInside(root, absolute) ? repoPath(absolute, root) : absolute;
 }

@@ -4,12 +4,16 @@
 // resolved and before they are created, and adds this one to whatever list the run ended up with.
 import type { Plugin } from "vite";
 import "vitest/config";
+import type { Locale } from "../i18n/locale.js";
 import type { ProjectIndex } from "../vitest/projects.js";
 import { EvidenceReporter } from "./reporter.js";
 
-/** One plugin for every stage project of a run: each project calls the hook, the reporter is added once. */
-export function evidencePlugin(index: ProjectIndex): Plugin {
-  const reporter = new EvidenceReporter(index);
+/**
+ * One plugin for every stage project of a run: each project calls the hook, the reporter is added once.
+ * `locale` is the edition of the line it prints when the evidence cannot be written.
+ */
+export function evidencePlugin(index: ProjectIndex, locale: Locale = "en"): Plugin {
+  const reporter = new EvidenceReporter(index, locale);
   return {
     name: "forge-evidence",
     configureVitest({ vitest }) {

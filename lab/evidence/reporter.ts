@@ -6,13 +6,18 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from "vitest/node";
 import type { Catalog } from "../catalog/catalog.js";
-import { dirs, ROOT, repoPath } from "../core/layout.js";
+import { dirs, ROOT, repoPath, shownPath } from "../core/layout.js";
 import { findModule } from "../trees/trees.js";
 import type { ProjectIndex, StageProject } from "../vitest/projects.js";
 import { buildVerification, evidenceFile, writeEvidence } from "./build.js";
 import { resultsOf, type Results } from "./results.js";
 import { ciRun } from "./run.js";
 import type { Target, Verification } from "./schema.js";
+import type { Locale } from "../i18n/locale.js";
+import { messages } from "../i18n/messages.js";
+
+/** The error a run ends with when a verification.json could not be written. */
+export const EVIDENCE_NOT_WRITTEN_ERROR = "EvidenceNotWritten";
 
 /** The checkout's commit and whether it has changes; null outside a git checkout or without git. */
 async function gitState(): Promise<Verification["git"]> {
@@ -75,7 +80,10 @@ export class EvidenceReporter implements Reporter {
   #vitest: Vitest | null = null;
   #git: Promise<Verification["git"]> | null = null;
 
-  constructor(private readonly index: ProjectIndex) {}
+  constructor(
+    private readonly index: ProjectIndex,
+    private readonly locale: Locale = "en",
+  ) {}
 
   onInit(vitest: Vitest): void {
     this.#vitest = vitest;
@@ -91,6 +99,7 @@ export class EvidenceReporter implements Reporter {
     // In watch mode only some files rerun; the state holds the latest result of every file.
     const latest = this.#vitest?.state.getTestModules() ?? [...testModules];
     const context = runContext(this.#vitest?.version ?? "unknown", await (this.#git ?? gitState()));
+    const unwritten: string[] = [];
     for (const name of touched) {
       const project = this.index.get(name);
       const target = project?.tree.target;
@@ -99,7 +108,22 @@ export class EvidenceReporter implements Reporter {
         latest.filter((module) => module.project.name === name),
         reason,
       );
-      writeEvidence(evidenceFile(project.stage, target), recordRun(this.index.catalog, project, target, results, context));
+      const file = evidenceFile(project.stage, target);
+      try {
+        writeEvidence(file, recordRun(this.index.catalog, project, target, results, context));
+      } catch (error) {
+        // A read-only or full disk, or a file where the folder belongs: the other stages' evidence is
+        // still written, and the run fails with one line per file instead of a stack trace.
+        unwritten.push(
+          messages(this.locale).test.evidenceNotWritten(shownPath(file), error instanceof Error ? error.message : String(error)),
+        );
+      }
+    }
+    if (unwritten.length > 0) {
+      const error = new Error(unwritten.join("\n"));
+      error.name = EVIDENCE_NOT_WRITTEN_ERROR;
+      error.stack = `${error.name}: ${error.message}`;
+      throw error;
     }
   }
 }

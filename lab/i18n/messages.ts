@@ -364,6 +364,8 @@ Every command has --help. ${STAGE_NAMES_EN}`,
       }`,
     notInTree: (module: string, tree: string, stage: string) => `forge/tools/${module} does not exist in the ${tree} tree of ${stage}.`,
     notAFile: (file: string, what: NotAFile) => `${file} is ${what}, not a file: move it away and write the module there.`,
+    evidenceNotWritten: (file: string, reason: string) =>
+      `the tests ran, but ${file} could not be written (${reason}): the self-check and lab status do not see this run.`,
     typeScript: (where: string, syntax: boolean, code: string, message: string, more: number) =>
       `${where} ${syntax ? "syntax" : "type"} error ${code}: ${message}${more > 0 ? ` (and ${more} more; fix this one first)` : ""}`,
   },
@@ -727,6 +729,7 @@ ${lines}
       }`,
     notInTree: (module, tree, stage) => `${stage} 的 ${tree} 树中没有 forge/tools/${module}。`,
     notAFile: (file, what) => `${file} ${NOT_A_FILE_ZH[what]}，不是文件：请把它移开，在那里写模块。`,
+    evidenceNotWritten: (file, reason) => `测试已经运行，但 ${file} 无法写入（${reason}）：本地自检和 lab status 都看不到这次运行。`,
     typeScript: (where, syntax, code, message, more) =>
       `${where} ${syntax ? "语法" : "类型"}错误 ${code}：${message}${more > 0 ? `（后面还有 ${more} 处，先改这一处）` : ""}`,
   },

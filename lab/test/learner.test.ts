@@ -97,6 +97,20 @@ it.concurrent("stops at a FIFO or a folder where a module belongs with one line 
   expect(folder.output).toMatch(/ModuleNotAFile: \S*forge\/tools\/registry\.ts 是文件夹，不是文件：请把它移开，在那里写模块。/);
 });
 
+it.concurrent("fails the run with one line, and no stack, when the evidence cannot be written", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  const blocker = join(temporaryFolder({ onFinished: context.onTestFinished }), "a-file");
+  writeFileSync(blocker, "a file where the evidence folder belongs\n");
+  const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "solution", FORGE_EVIDENCE: join(blocker, "evidence") } });
+  expect(run.output, "the tests themselves").toMatch(/Tests {2}19 passed \(19\)/);
+  expect(run.status, "exit status when the evidence is not written").toBe(1);
+  expect(run.output).toMatch(
+    /EvidenceNotWritten: the tests ran, but \S+\/verification\.solution\.json could not be written \(ENOTDIR[^)]*\): the self-check and lab status do not see this run\./,
+  );
+  expect(run.output).not.toMatch(stackFrame);
+});
+
 it.concurrent("refuses an unknown target with a message naming the four", { timeout: CHILD_TIMEOUT }, async (context) => {
   const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "reference" } });
   expect(run.status).toBe(2);
