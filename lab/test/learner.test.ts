@@ -1,7 +1,7 @@
 // The learner's loop end to end: `npm test -- stage-01` in a child process, against a temporary
 // workspace and evidence folder, so no real learner's work is touched.
 import { execFile, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -80,8 +80,8 @@ it.concurrent("stops at an unwritten module with one line naming the file and th
   expect(ajv.validate(schema as object, evidence), JSON.stringify(ajv.errors)).toBe(true);
 });
 
-it.concurrent("stops at a FIFO or a folder where a module belongs with one line naming it, instead of waiting forever", {
-  timeout: 2 * CHILD_TIMEOUT,
+it.concurrent("stops at a FIFO, a folder or a link where a module belongs with one line naming it, instead of waiting forever", {
+  timeout: 3 * CHILD_TIMEOUT,
 }, async (context) => {
   const fifo = await npmTest(context, ["stage-01"], { prepare: (tools) => execFileSync("mkfifo", [join(tools, "registry.ts")]) });
   expect(fifo.status, `exit status with a FIFO where the module belongs; output:\n${fifo.output}`).toBe(1);
@@ -95,6 +95,15 @@ it.concurrent("stops at a FIFO or a folder where a module belongs with one line 
   });
   expect(folder.status, "exit status with a folder where the module belongs").toBe(1);
   expect(folder.output).toMatch(/ModuleNotAFile: \S*forge\/tools\/registry\.ts 是文件夹，不是文件：请把它移开，在那里写模块。/);
+  // A link to a module kept elsewhere: the type-check, which reads the workspace's own files, would not
+  // see it, so a type error there would pass unnoticed.
+  const elsewhere = join(temporaryFolder({ onFinished: context.onTestFinished }), "registry.ts");
+  writeFileSync(elsewhere, 'export const broken: number = "text";\n');
+  const link = await npmTest(context, ["stage-01"], { prepare: (tools) => symlinkSync(elsewhere, join(tools, "registry.ts")) });
+  expect(link.status, "exit status with a symbolic link where the module belongs").toBe(1);
+  expect(link.output).toMatch(
+    /ModuleNotAFile: \S*forge\/tools\/registry\.ts is a symbolic link, not a file: move it away and write the module there\./,
+  );
 });
 
 it.concurrent("fails the run with one line, and no stack, when the evidence cannot be written", {
