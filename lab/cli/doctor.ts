@@ -1,9 +1,11 @@
 // `lab doctor`: checks a machine before a class, and says what to do about each problem.
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import semver from "semver";
+import stripJsonComments from "strip-json-comments";
 import { findBrowser, launchOptions, type BrowserLookup } from "../core/browser.js";
+import { readFileState, type FileState } from "../core/files.js";
 import { dirs, ROOT } from "../core/layout.js";
 import type { Messages } from "../i18n/messages.js";
 import type { Output } from "./shared.js";
@@ -68,7 +70,6 @@ export async function diagnose(text: Messages, lookup: BrowserLookup = findBrows
   const { doctor } = text;
   const workspaceWritable = canWrite(dirs.workspace);
   const evidenceWritable = canWrite(dirs.evidence);
-  const tsconfig = existsSync(join(dirs.workspace, "tsconfig.json"));
   return [
     checkNode(process.versions.node, supportedNode(), text),
     {
@@ -78,9 +79,30 @@ export async function diagnose(text: Messages, lookup: BrowserLookup = findBrows
     },
     { ok: workspaceWritable, check: doctor.workspaceWritable, detail: workspaceWritable ? doctor.yes : doctor.workspaceNotWritable },
     { ok: evidenceWritable, check: doctor.evidenceWritable, detail: evidenceWritable ? doctor.yes : doctor.evidenceNotWritable },
-    { ok: tsconfig, check: "workspace/tsconfig.json", detail: tsconfig ? doctor.tsconfigPresent : doctor.tsconfigMissing },
+    checkTsconfig(readFileState(join(dirs.workspace, "tsconfig.json")), text),
     await checkBrowser(lookup, text),
   ];
+}
+
+/**
+ * workspace/tsconfig.json: there, a regular file, and JSON as TypeScript reads it (comments and trailing
+ * commas allowed). A file that is there but broken stops the editor and every test run, so "present"
+ * alone would be a green that does not hold.
+ */
+export function checkTsconfig(state: FileState, text: Messages): Finding {
+  const check = "workspace/tsconfig.json";
+  if (state.kind === "missing") return { ok: false, check, detail: text.doctor.tsconfigMissing };
+  if (state.kind === "other") return { ok: false, check, detail: text.doctor.tsconfigNotAFile(state.what) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stripJsonComments(state.bytes.toString("utf8"), { trailingCommas: true }));
+  } catch (error) {
+    return { ok: false, check, detail: text.doctor.tsconfigBroken(error instanceof Error ? error.message : String(error)) };
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, check, detail: text.doctor.tsconfigBroken(text.doctor.notAnObject) };
+  }
+  return { ok: true, check, detail: text.doctor.tsconfigPresent };
 }
 
 export function printDoctor(findings: readonly Finding[], output: Output, text: Messages): boolean {

@@ -327,6 +327,11 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     evidenceNotWritable: "no: test runs cannot record their results; check the folder's permissions",
     tsconfigPresent: "present: your editor checks workspace/ with the settings the tests use",
     tsconfigMissing: "missing: the tests type-check your code with it; bring it back with git checkout -- workspace/tsconfig.json",
+    tsconfigNotAFile: (what: NotAFile) =>
+      `${what}, not a file: move it away and bring the file back with git checkout -- workspace/tsconfig.json`,
+    tsconfigBroken: (reason: string) =>
+      `not valid JSON (${reason}): your editor and the tests cannot use it; bring it back with git checkout -- workspace/tsconfig.json`,
+    notAnObject: "it is not an object",
     browser: "Chromium for the site's browser tests",
     // lab/core/browser.ts words what it finds in English for the site's tests too: said here as it is.
     noBrowser: (_problem: BrowserProblem, reason: string) => `${reason}; only npm run verify needs it`,
@@ -683,6 +688,9 @@ ${lines}
     evidenceNotWritable: "否，测试运行无法记录结果；请检查该文件夹的权限",
     tsconfigPresent: "存在，编辑器会用测试所用的设置检查 workspace/",
     tsconfigMissing: "缺失，而测试要用它对你的代码做类型检查；可以用 git checkout -- workspace/tsconfig.json 找回",
+    tsconfigNotAFile: (what) => `${NOT_A_FILE_ZH[what]}，不是文件：请把它移开，再用 git checkout -- workspace/tsconfig.json 找回`,
+    tsconfigBroken: (reason) => `不是有效的 JSON（${reason}）：编辑器和测试都用不了它；可以用 git checkout -- workspace/tsconfig.json 找回`,
+    notAnObject: "它不是一个对象",
     browser: "网站浏览器测试所用的 Chromium",
     noBrowser: (problem) => {
       const install =

@@ -4,11 +4,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
-import { layoutOf } from "../core/layout.js";
+import { dirs, layoutOf } from "../core/layout.js";
 import { displayWidth } from "../core/style.js";
 import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
-import { checkNode } from "../cli/doctor.js";
+import { checkNode, checkTsconfig } from "../cli/doctor.js";
 import { messages } from "../i18n/messages.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
@@ -348,6 +348,30 @@ it("checks the Node.js version against package.json's engines range with semver"
   expect(checkNode("20.18.3", ">=20.19", ENGLISH).detail, "what doctor says of an old Node").toBe(
     "package.json engines asks for >=20.19: install a current Node.js 20 or 22",
   );
+});
+
+it("doctor passes workspace/tsconfig.json only when it is a file TypeScript can read", () => {
+  const file = (text: string) => ({ kind: "file", bytes: Buffer.from(text), mode: 0o644 }) as const;
+  const verdict = (state: Parameters<typeof checkTsconfig>[0]) => {
+    const finding = checkTsconfig(state, ENGLISH);
+    return `${finding.ok ? "ok" : "not ok"}: ${finding.detail}`;
+  };
+  const committed = readFileSync(join(dirs.workspace, "tsconfig.json"), "utf8");
+  expect(verdict(file(committed)), "the committed file").toBe("ok: present: your editor checks workspace/ with the settings the tests use");
+  expect(
+    verdict(file('{\n  // a learner\'s note\n  "extends": "../tsconfig.json", /* kept */\n}\n')),
+    "comments and a trailing comma",
+  ).toMatch(/^ok: /);
+  expect(verdict(file('{ "extends": "../tsconfig.json", oops')), "a broken file").toMatch(
+    /^not ok: not valid JSON \(.+\): your editor and the tests cannot use it; bring it back with git checkout -- workspace\/tsconfig\.json$/,
+  );
+  expect(verdict(file("[]")), "an array").toBe(
+    "not ok: not valid JSON (it is not an object): your editor and the tests cannot use it; bring it back with git checkout -- workspace/tsconfig.json",
+  );
+  expect(verdict({ kind: "other", what: "a FIFO" }), "a FIFO").toBe(
+    "not ok: a FIFO, not a file: move it away and bring the file back with git checkout -- workspace/tsconfig.json",
+  );
+  expect(verdict({ kind: "missing" }), "no file").toMatch(/^not ok: missing: /);
 });
 
 it("refuses test --all with a stage or a target, and export without a format", async () => {
