@@ -1,20 +1,21 @@
 // `lab hint <stage>`: the next graded hint, remembered per stage in .lab/hints.json.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import * as z from "zod/mini";
 import type { Stage } from "../catalog/catalog.js";
-import { writeFileAtomic } from "../core/files.js";
-import { dirs } from "../core/layout.js";
+import { readFileState, writeFileAtomic } from "../core/files.js";
+import { dirs, repoPath } from "../core/layout.js";
 import { specIn } from "../i18n/content.js";
 import type { Messages } from "../i18n/messages.js";
 import { CommandError, type Output } from "./shared.js";
 
 const shownSchema = z.record(z.string(), z.int().check(z.nonnegative()));
 
-function readShown(): Record<string, number> {
-  if (!existsSync(dirs.hints)) return {};
+/** Which hint each stage showed last. A FIFO or a folder in the file's place is refused, never read. */
+function readShown(text: Messages): Record<string, number> {
+  const state = readFileState(dirs.hints);
+  if (state.kind === "missing") return {};
+  if (state.kind === "other") throw new CommandError(text.cli.notAFile(repoPath(dirs.hints), state.what));
   try {
-    const parsed = shownSchema.safeParse(JSON.parse(readFileSync(dirs.hints, "utf8")));
+    const parsed = shownSchema.safeParse(JSON.parse(state.bytes.toString("utf8")));
     return parsed.success ? parsed.data : {};
   } catch {
     return {}; // a damaged file only forgets which hints were shown
@@ -31,7 +32,7 @@ export function hint(stage: Stage, all: boolean, output: Output, text: Messages)
   const spec = stage.spec;
   const hints = spec ? (specIn(spec, text.locale) ?? spec).hints : undefined;
   if (!hints) throw new CommandError(text.hint.none(stage.id));
-  const shown = readShown();
+  const shown = readShown(text);
   const seen = Math.min(shown[stage.id] ?? 0, hints.length);
   if (all) {
     hints.forEach((_, index) => output.out(`${hintLine(stage, index, hints, text)}\n`));

@@ -1,6 +1,7 @@
 // The lab CLI, run as a learner or instructor runs it, in a temporary copy of the repository, so no
 // real workspace, evidence or backup is touched.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
@@ -175,6 +176,13 @@ it.concurrent("hint shows the next graded hint and remembers it between runs", S
   );
   const other = await lab(copy, ["hint", "1"]);
   expect(other.stdout, "another stage keeps its own place").toMatch(/^Stage 01 \(capability-registry\), hint 1 of /);
+  // A FIFO where the remembered places belong is refused, never read (reading it would wait forever).
+  rmSync(join(copy, ".lab", "hints.json"));
+  execFileSync("mkfifo", [join(copy, ".lab", "hints.json")]);
+  const fifo = await lab(copy, ["hint", "1"]);
+  expect(`${fifo.status} ${fifo.stderr.trim()}`, "hint with a FIFO for .lab/hints.json").toBe(
+    "1 .lab/hints.json is a FIFO, not a file: move it out of the way and run the command again.",
+  );
 });
 
 it.concurrent("status shows each stage's module, evidence, state and next step", SLOW, async (context) => {
