@@ -3,10 +3,10 @@
 // exclusively (O_EXCL); it names the process that holds it, so a refusal can say who is busy, and a
 // lock left by a killed process is recognised (its process is gone) and taken over.
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
-import { writeFileAtomic } from "../core/files.js";
+import { readFileState, writeFileAtomic } from "../core/files.js";
 import type { Messages } from "../i18n/messages.js";
 import { CommandError } from "./shared.js";
 
@@ -29,9 +29,12 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The holder a lock file names; null when it is gone, half written, or no regular file (never read then). */
 function readHolder(file: string): LockHolder | null {
   try {
-    const parsed = holderSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const state = readFileState(file);
+    if (state.kind !== "file") return null;
+    const parsed = holderSchema.safeParse(JSON.parse(state.bytes.toString("utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null; // gone, or half written by a process killed at that moment

@@ -168,6 +168,13 @@ it.concurrent(
     expect(taken.stdout).toContain(`Note: an earlier lab command did not finish ("start stage-03-dry-run-change-plan", process ${gone}`);
     expect(existsSync(lock), "the lock is released").toBe(false);
 
+    // A FIFO where the lock belongs names no holder: it is never read (that would wait forever) and is
+    // taken over like a dead lock.
+    execFileSync("mkfifo", [lock]);
+    const overFifo = await lab(copy, ["start", "4", "--yes"]);
+    expect(overFifo.status, `start with a FIFO for .lab/lock: ${overFifo.stderr}`).toBe(0);
+    expect(existsSync(lock), "the lock is released again").toBe(false);
+
     // Two commands at once: whatever the order, no learner byte is lost and restore brings it all back.
     const both = await Promise.all([lab(copy, ["restore", "--yes"]), lab(copy, ["restore", "--yes"])]);
     const outcomes = both
