@@ -78,9 +78,9 @@ export interface LayerEntry {
 
 /**
  * The entry a stack of layers answers for a path inside a layer (`.js` and `.ts` both mean the .ts
- * file). A folder or a FIFO in a layer answers too: the search stops there, so a learner's layer with a
- * FIFO where their module belongs is never read (it would wait forever) nor passed over for the
- * reference below it.
+ * file). A folder, FIFO or symbolic link in a layer answers too: the search stops there, so a learner's
+ * layer with a FIFO where their module belongs is never read (it would wait forever) nor passed over
+ * for the reference below it.
  */
 export function lookupInLayers(layers: readonly string[], pathInLayer: string): LayerEntry | null {
   const base = pathInLayer.replace(/\.(?:js|ts)$/, "");

@@ -9,7 +9,7 @@ import "vitest/config";
 import type { Vitest } from "vitest/node";
 import type { Stage } from "../catalog/catalog.js";
 import type { Section } from "../authoring/lesson.js";
-import { MODULE_DIR, dirs, repoPath } from "../core/layout.js";
+import { MODULE_DIR, dirs, repoPath, shownPath } from "../core/layout.js";
 import { lessonIn } from "../i18n/content.js";
 import { term } from "../i18n/glossary.js";
 import type { Locale } from "../i18n/locale.js";
@@ -22,7 +22,7 @@ export const MISSING_MODULE_ERROR = "ModuleNotWritten";
 /** The property of a ModuleNotWritten error that names the module. */
 export const MISSING_MODULE_FIELD = "forgeModule";
 export const TYPESCRIPT_ERROR = "TypeScriptError";
-/** A folder, FIFO or the like stands where a module belongs. */
+/** A folder, FIFO, symbolic link or the like stands where a module belongs. */
 export const NOT_A_FILE_ERROR = "ModuleNotAFile";
 /**
  * The section a missing module's message sends the learner to: what the module must do and why. Both
@@ -121,8 +121,8 @@ function rerunWhenLearnerFilesGo(vitest: Vitest, learner: string): void {
 export function forgeLayers(options: LayerOptions): Plugin {
   const { layers, learner } = options.tree;
   const learnerModules = learner === null ? null : join(learner, MODULE_DIR);
-  // A folder or FIFO where a module belongs loads as a stand-in that says so in one line: vite would
-  // wait forever reading a FIFO.
+  // A folder, FIFO or link where a module belongs loads as a stand-in that says so in one line: vite
+  // would wait forever reading a FIFO, and a link would load a file the type-check does not see.
   const notAFiles = new Map<string, { readonly path: string; readonly kind: NotAFile }>();
   const resolved = (entry: LayerEntry): string => {
     if (entry.kind === "file") return entry.path;
@@ -155,7 +155,7 @@ export function forgeLayers(options: LayerOptions): Plugin {
     },
     async load(id) {
       const standIn = notAFiles.get(id);
-      if (standIn) return throwingModule(NOT_A_FILE_ERROR, messages(options.locale).test.notAFile(repoPath(standIn.path), standIn.kind));
+      if (standIn) return throwingModule(NOT_A_FILE_ERROR, messages(options.locale).test.notAFile(shownPath(standIn.path), standIn.kind));
       if (id.startsWith(MISSING_PREFIX)) {
         const name = id.slice(MISSING_PREFIX.length);
         return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, name), name);
