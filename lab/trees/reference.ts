@@ -1,12 +1,13 @@
 // The lab's own tools change learner files through the course's reference modules (the path policy,
 // the atomic write, the plan digest). This loads them from the layered solution folders, with the same
 // layering the tests use, so the lab never keeps a second copy of that logic.
-import { register } from "node:module";
+import * as nodeModule from "node:module";
 import { pathToFileURL } from "node:url";
 import type * as Atomic from "forge/tools/atomic";
 import type * as Controller from "forge/tools/controller";
 import type * as Paths from "forge/tools/paths";
 import { loadCatalog } from "../catalog/catalog.js";
+import { layeredURL } from "./reference-hooks.js";
 import { findModule } from "./trees.js";
 
 export interface ReferenceModules {
@@ -21,7 +22,7 @@ let loaded: Promise<ReferenceModules> | null = null;
 export function reference(): Promise<ReferenceModules> {
   loaded ??= (async () => {
     const layers = loadCatalog().stages.map((stage) => stage.solutionDir);
-    register("./reference-hooks.ts", { parentURL: import.meta.url, data: { layers } });
+    installLayeredResolution(layers);
     const load = async <T>(name: string): Promise<T> => {
       const file = findModule(layers, name);
       if (!file) throw new Error(`the reference module forge/tools/${name} is missing from solutions/`);
@@ -34,4 +35,29 @@ export function reference(): Promise<ReferenceModules> {
     };
   })();
   return loaded;
+}
+
+// `module.registerHooks` (Node 22.15 and later; not in Node 20's types) runs a synchronous hook in this
+// thread, where tsx already loads TypeScript. `module.register`, the only way on Node 20, runs its hooks
+// in a thread of their own, which on Node 22 and later cannot load this lab's TypeScript, and is
+// deprecated from Node 24 (DEP0205).
+interface ResolveContext {
+  readonly parentURL?: string | undefined;
+}
+type SyncResolve = (
+  specifier: string,
+  context: ResolveContext,
+  next: (specifier: string, context: ResolveContext) => unknown,
+) => unknown;
+type RegisterHooks = (hooks: { resolve: SyncResolve }) => unknown;
+
+function installLayeredResolution(layers: readonly string[]): void {
+  const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
+  if (typeof registerHooks === "function") {
+    registerHooks({
+      resolve: (specifier, context, next) => next(layeredURL(layers, specifier, context.parentURL) ?? specifier, context),
+    });
+    return;
+  }
+  nodeModule.register("./reference-hooks.ts", { parentURL: import.meta.url, data: { layers } });
 }
