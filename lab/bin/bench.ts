@@ -16,6 +16,7 @@ import { cpus, type CpuInfo } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { $ } from "zx";
+import { type Figure, type Measure, withinBound } from "../bench/figure.js";
 import { dirs, moduleFile, ROOT } from "../core/layout.js";
 
 const RUNS = 5;
@@ -161,4 +162,16 @@ if (!values.quick) {
   ok &&= total <= BOUNDS.verifySeconds && verify.exitCode === 0;
 }
 rmSync(scratch, { recursive: true, force: true });
+
+// The stages' own figures: each module under lab/bench/ measures one concern against a baseline of its
+// own, taken in the same run.
+const MEASURES: readonly Measure[] = [];
+const shown = (figure: Figure) =>
+  `${figure.label}: ${figure.value.toFixed(figure.unit === "x" ? 2 : 1)} ${figure.unit} (bound ${figure.bound} ${figure.unit}; baseline ${figure.baseline}): ${withinBound(figure) ? "within" : "EXCEEDED"}`;
+for (const measure of MEASURES) {
+  for (const figure of await measure()) {
+    console.log(shown(figure));
+    ok &&= withinBound(figure);
+  }
+}
 if (!ok) process.exitCode = 1;

@@ -1,5 +1,6 @@
 // `lab doctor`: checks a machine before a class, and says what to do about each problem.
-import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import semver from "semver";
@@ -7,6 +8,7 @@ import stripJsonComments from "strip-json-comments";
 import { findBrowser, launchOptions, type BrowserLookup } from "../core/browser.js";
 import { readFileState, type FileState } from "../core/files.js";
 import { dirs, ROOT } from "../core/layout.js";
+import { enginesRange, supportedLines } from "../core/node-lines.js";
 import type { Messages } from "../i18n/messages.js";
 import type { Output } from "./shared.js";
 
@@ -14,18 +16,15 @@ export interface Finding {
   readonly ok: boolean;
   readonly check: string;
   readonly detail: string;
-}
-
-/** The Node.js versions package.json's `engines` allows, e.g. ">=20.19". */
-function supportedNode(): string {
-  const manifest = JSON.parse(readFileSync(dirs.packageJson, "utf8")) as { engines?: { node?: string } };
-  return manifest.engines?.node ?? "*";
+  /** A finding that is not ok but does not stop a class: printed with ⚠, not counted as a problem. */
+  readonly warning?: boolean;
 }
 
 /** Whether a Node.js version is one `engines` allows, and what to do when it is not. */
 export function checkNode(version: string, range: string, text: Messages): Finding {
   const ok = semver.satisfies(version, range);
-  return { ok, check: text.doctor.node(version), detail: ok ? text.doctor.nodeSupported(range) : text.doctor.nodeUnsupported(range) };
+  const detail = ok ? text.doctor.nodeSupported(range) : text.doctor.nodeUnsupported(range, supportedLines(range));
+  return { ok, check: text.doctor.node(version), detail };
 }
 
 /** Finds the browser and starts it once, so "found" means it runs here. */
@@ -71,7 +70,7 @@ export async function diagnose(text: Messages, lookup: BrowserLookup = findBrows
   const workspaceWritable = canWrite(dirs.workspace);
   const evidenceWritable = canWrite(dirs.evidence);
   return [
-    checkNode(process.versions.node, supportedNode(), text),
+    checkNode(process.versions.node, enginesRange(), text),
     {
       ok: missing.length === 0,
       check: doctor.dependencies,
@@ -80,8 +79,63 @@ export async function diagnose(text: Messages, lookup: BrowserLookup = findBrows
     { ok: workspaceWritable, check: doctor.workspaceWritable, detail: workspaceWritable ? doctor.yes : doctor.workspaceNotWritable },
     { ok: evidenceWritable, check: doctor.evidenceWritable, detail: evidenceWritable ? doctor.yes : doctor.evidenceNotWritable },
     checkTsconfig(readFileState(join(dirs.workspace, "tsconfig.json")), text),
+    checkChineseFont(probeChineseFont(), text),
     await checkBrowser(lookup, text),
   ];
+}
+
+/** What a look for a font that covers Chinese found: its name, none, or that this machine cannot tell. */
+export type FontProbe =
+  | { readonly kind: "found"; readonly font: string }
+  | { readonly kind: "none"; readonly platform: NodeJS.Platform }
+  | { readonly kind: "unknown"; readonly reason: string };
+
+// The fonts each platform ships that cover Simplified Chinese, by file: macOS and Windows have no
+// fontconfig, and these are the files their own font stacks (site/styles.css) name.
+const SYSTEM_CJK_FONTS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
+  darwin: ["/System/Library/Fonts/PingFang.ttc", "/System/Library/Fonts/Hiragino Sans GB.ttc", "/System/Library/Fonts/STHeiti Light.ttc"],
+  win32: [join(process.env.WINDIR ?? "C:\\Windows", "Fonts", "msyh.ttc"), join(process.env.WINDIR ?? "C:\\Windows", "Fonts", "simsun.ttc")],
+};
+
+/**
+ * Looks for a font that covers Chinese: fontconfig's `fc-list :lang=zh` where it exists (Linux, the
+ * BSDs), the system's own font files on macOS and Windows.
+ */
+export function probeChineseFont(platform: NodeJS.Platform = process.platform): FontProbe {
+  const files = SYSTEM_CJK_FONTS[platform];
+  if (files) {
+    const found = files.find((file) => existsSync(file));
+    return found ? { kind: "found", font: found } : { kind: "none", platform };
+  }
+  let listed: string;
+  try {
+    listed = execFileSync("fc-list", [":lang=zh", "family"], { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"] });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      kind: "unknown",
+      reason: code === "ENOENT" ? "fc-list (fontconfig) is not installed" : `fc-list failed (${code ?? "exit status"})`,
+    };
+  }
+  const first = listed.split("\n").find((line) => line.trim() !== "");
+  return first ? { kind: "found", font: first.split(",")[0]?.trim() ?? first } : { kind: "none", platform };
+}
+
+/**
+ * The Chinese edition of the site needs a font that covers Chinese, or it draws boxes. For a learner
+ * who reads the Chinese edition that is a problem; for everyone else a warning.
+ */
+export function checkChineseFont(probe: FontProbe, text: Messages): Finding {
+  const check = text.doctor.chineseFont;
+  const warning = text.locale !== "zh-CN";
+  switch (probe.kind) {
+    case "found":
+      return { ok: true, check, detail: text.doctor.chineseFontFound(probe.font) };
+    case "none":
+      return { ok: false, warning, check, detail: text.doctor.noChineseFont(probe.platform) };
+    case "unknown":
+      return { ok: false, warning: true, check, detail: text.doctor.chineseFontUnknown(probe.reason) };
+  }
 }
 
 /**
@@ -106,8 +160,12 @@ export function checkTsconfig(state: FileState, text: Messages): Finding {
 }
 
 export function printDoctor(findings: readonly Finding[], output: Output, text: Messages): boolean {
-  for (const finding of findings) output.out(text.doctor.finding(finding.ok, finding.check, finding.detail));
-  const problems = findings.filter((finding) => !finding.ok).length;
-  output.out(problems === 0 ? text.doctor.ready : text.doctor.problems(problems));
+  for (const finding of findings) {
+    const mark = finding.ok ? "ok" : finding.warning ? "warning" : "problem";
+    output.out(text.doctor.finding(mark, finding.check, finding.detail));
+  }
+  const problems = findings.filter((finding) => !finding.ok && !finding.warning).length;
+  const warnings = findings.filter((finding) => !finding.ok && finding.warning).length;
+  output.out(problems > 0 ? text.doctor.problems(problems) : warnings > 0 ? text.doctor.readyWithWarnings(warnings) : text.doctor.ready);
   return problems === 0;
 }

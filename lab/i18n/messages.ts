@@ -23,6 +23,10 @@ export type NotReproduced =
 
 type Five = readonly [string, string, string, string, string];
 
+/** How doctor marks a finding: fine, worth knowing, or to fix before class. */
+export type FindingMark = "ok" | "warning" | "problem";
+const MARKS: Readonly<Record<FindingMark, string>> = { ok: "✔", warning: "⚠", problem: "✘" };
+
 const STAGE_NAMES_EN = "A stage can be named 4, 04, stage-04 or stage-04-approval-gate.";
 
 const en = {
@@ -316,7 +320,8 @@ Every command has --help. ${STAGE_NAMES_EN}`,
   doctor: {
     node: (version: string) => `Node.js ${version}`,
     nodeSupported: (range: string) => `supported (package.json engines: ${range})`,
-    nodeUnsupported: (range: string) => `package.json engines asks for ${range}: install a current Node.js 20 or 22`,
+    nodeUnsupported: (range: string, lines: readonly number[]) =>
+      `package.json engines asks for ${range}: install a current Node.js ${lines.length > 1 ? `${lines.slice(0, -1).join(", ")} or ${lines.at(-1)}` : lines.join("")}`,
     dependencies: "dependencies",
     installed: "installed",
     missing: (names: string) => `missing ${names}: run npm ci in the repository`,
@@ -337,8 +342,18 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     noBrowser: (_problem: BrowserProblem, reason: string) => `${reason}; only npm run verify needs it`,
     browserFound: (found: FoundBrowser, version: string) => `${found.description}, version ${version}`,
     browserFails: (found: FoundBrowser, reason: string) => `${found.description} was found but does not start: ${reason}`,
-    finding: (ok: boolean, check: string, detail: string) => `${ok ? "✔" : "✘"} ${check}: ${detail}`,
+    finding: (mark: FindingMark, check: string, detail: string) => `${MARKS[mark]} ${check}: ${detail}`,
     ready: "Ready for class.",
+    readyWithWarnings: (count: number) => `Ready for class, with ${count} warning(s) above.`,
+    chineseFont: "a font for the Chinese edition",
+    chineseFontFound: (font: string) => font,
+    noChineseFont: (platform: NodeJS.Platform) =>
+      `none found, so the Chinese pages of the site show boxes: ${
+        platform === "darwin" || platform === "win32"
+          ? "install the system's Chinese (Simplified) language support"
+          : "install Noto Sans CJK (Debian and Ubuntu: sudo apt install fonts-noto-cjk; Fedora: sudo dnf install google-noto-sans-cjk-fonts; Arch: sudo pacman -S noto-fonts-cjk)"
+      }`,
+    chineseFontUnknown: (reason: string) => `cannot tell: ${reason}; the Chinese pages need a font such as Noto Sans CJK SC`,
     problems: (count: number) => `${count} problem(s) to fix before class.`,
   },
 
@@ -677,7 +692,7 @@ ${lines}
   doctor: {
     node: (version) => `Node.js ${version}`,
     nodeSupported: (range) => `受支持（package.json 的 engines：${range}）`,
-    nodeUnsupported: (range) => `package.json 的 engines 要求 ${range}：请安装较新的 Node.js 20 或 22`,
+    nodeUnsupported: (range, lines) => `package.json 的 engines 要求 ${range}：请安装较新的 Node.js ${lines.join("、")}`,
     dependencies: "依赖",
     installed: "已安装",
     missing: (names) => `缺少 ${names}，请在仓库中运行 npm ci`,
@@ -707,8 +722,18 @@ ${lines}
     },
     browserFound: (found, version) => `${describeBrowserZh(found)}，版本 ${version}`,
     browserFails: (found, reason) => `找到了 ${describeBrowserZh(found)}，但无法启动：${reason}`,
-    finding: (ok, check, detail) => `${ok ? "✔" : "✘"} ${check}：${detail}`,
+    finding: (mark, check, detail) => `${MARKS[mark]} ${check}：${detail}`,
     ready: "可以上课了。",
+    readyWithWarnings: (count) => `可以上课了，但上面有 ${count} 条警告。`,
+    chineseFont: "中文版所用的字体",
+    chineseFontFound: (font) => font,
+    noChineseFont: (platform) =>
+      `没有找到，网站的中文页面会显示成方框：${
+        platform === "darwin" || platform === "win32"
+          ? "请安装系统的简体中文语言支持"
+          : "请安装 Noto Sans CJK（Debian 和 Ubuntu：sudo apt install fonts-noto-cjk；Fedora：sudo dnf install google-noto-sans-cjk-fonts；Arch：sudo pacman -S noto-fonts-cjk）"
+      }`,
+    chineseFontUnknown: (reason) => `无法判断：${reason}；中文页面需要 Noto Sans CJK SC 这样的字体`,
     problems: (count) => `上课前还有 ${count} 个问题要解决。`,
   },
 

@@ -3,13 +3,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { loadCatalog } from "../catalog/catalog.js";
 import { dirs, layoutOf } from "../core/layout.js";
-import { displayWidth } from "../core/style.js";
+import { enginesRange, supportedLines } from "../core/node-lines.js";
+import { colourEnvironment, displayWidth, paint } from "../core/style.js";
 import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
-import { checkNode, checkTsconfig } from "../cli/doctor.js";
+import { checkChineseFont, checkNode, checkTsconfig, printDoctor, probeChineseFont } from "../cli/doctor.js";
 import { messages } from "../i18n/messages.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
@@ -343,19 +344,29 @@ it.concurrent("new scaffolds a stage whose files are all valid, and verify lists
 });
 
 it("checks the Node.js version against package.json's engines range with semver", () => {
+  const RANGE = "^20.19.0 || ^22.15.0 || ^24.0.0 || ^26.0.0";
   const verdicts = Object.fromEntries(
-    ["20.18.3", "20.19.0", "22.12.0", "24.0.0-pre", "18.20.4"].map((version) => [version, checkNode(version, ">=20.19", ENGLISH).ok]),
+    ["20.18.3", "20.19.0", "21.7.3", "22.12.0", "22.15.0", "24.0.0-pre", "24.1.0", "25.2.1", "26.12.1", "18.20.4"].map((version) => [
+      version,
+      checkNode(version, RANGE, ENGLISH).ok,
+    ]),
   );
-  expect(verdicts, "supported by >=20.19, by version").toEqual({
+  expect(verdicts, `supported by ${RANGE}, by version`).toEqual({
     "20.18.3": false,
     "20.19.0": true,
-    "22.12.0": true,
+    "21.7.3": false,
+    "22.12.0": false,
+    "22.15.0": true,
     "24.0.0-pre": false,
+    "24.1.0": true,
+    "25.2.1": false,
+    "26.12.1": true,
     "18.20.4": false,
   });
-  expect(checkNode("20.18.3", ">=20.19", ENGLISH).detail, "what doctor says of an old Node").toBe(
-    "package.json engines asks for >=20.19: install a current Node.js 20 or 22",
+  expect(checkNode("22.12.0", RANGE, ENGLISH).detail, "what doctor says of an old Node").toBe(
+    `package.json engines asks for ${RANGE}: install a current Node.js 20, 22, 24 or 26`,
   );
+  expect(supportedLines(enginesRange()), "the lines package.json's engines admits").toEqual([20, 22, 24, 26]);
 });
 
 it("doctor passes workspace/tsconfig.json only when it is a file TypeScript can read", () => {
@@ -391,4 +402,49 @@ it("refuses test --all with a stage or a target, and export without a format", a
   expect(`${format.status} ${format.stderr}`, "export without --format").toBe("2 name a format: --format ctrf or --format junit");
   const unknown = await labHere(["export", "4", "--format", "xml"]);
   expect(`${unknown.status} ${unknown.stderr}`, "export --format xml").toBe('2 "xml" is not a format: use ctrf or junit');
+});
+
+it("writes no colour codes when NO_COLOR is set, even to a terminal, and hands the choice to the vitest it starts", () => {
+  const terminalStream = { isTTY: true } as NodeJS.WriteStream;
+  vi.stubEnv("FORCE_COLOR", "");
+  vi.stubEnv("NO_COLOR", "1");
+  try {
+    const { red, green, bold } = paint(terminalStream);
+    expect([red("failed"), green("passed"), bold("title")], "painted text with NO_COLOR=1").toEqual(["failed", "passed", "title"]);
+    expect(colourEnvironment(terminalStream), "the environment of a child vitest with NO_COLOR=1").toEqual({ NO_COLOR: "1" });
+  } finally {
+    vi.unstubAllEnvs();
+  }
+});
+
+it("doctor looks for a font that covers Chinese: a warning for an English class, a problem for a Chinese one", () => {
+  const CHINESE = messages("zh-CN");
+  const none = { kind: "none", platform: "linux" } as const;
+  const verdict = (finding: ReturnType<typeof checkChineseFont>) =>
+    `${finding.ok ? "ok" : finding.warning ? "warning" : "problem"}: ${finding.detail}`;
+  expect(verdict(checkChineseFont({ kind: "found", font: "Noto Sans CJK SC" }, ENGLISH)), "a machine with Noto").toBe(
+    "ok: Noto Sans CJK SC",
+  );
+  expect(verdict(checkChineseFont(none, ENGLISH)), "none, in English").toBe(
+    "warning: none found, so the Chinese pages of the site show boxes: install Noto Sans CJK (Debian and Ubuntu: sudo apt install fonts-noto-cjk; Fedora: sudo dnf install google-noto-sans-cjk-fonts; Arch: sudo pacman -S noto-fonts-cjk)",
+  );
+  expect(verdict(checkChineseFont(none, CHINESE)), "none, for a learner who reads Chinese").toMatch(
+    /^problem: 没有找到，网站的中文页面会显示成方框/,
+  );
+  expect(verdict(checkChineseFont({ kind: "none", platform: "win32" }, ENGLISH)), "none on Windows").toMatch(
+    /install the system's Chinese \(Simplified\) language support$/,
+  );
+  expect(verdict(checkChineseFont({ kind: "unknown", reason: "fc-list (fontconfig) is not installed" }, CHINESE)), "no fontconfig").toMatch(
+    /^warning: 无法判断：fc-list \(fontconfig\) is not installed/,
+  );
+  const lines: string[] = [];
+  const output = { out: (line = "") => lines.push(line), err: (line = "") => lines.push(line) };
+  const ready = printDoctor([{ ok: true, check: "Node.js 24.1.0", detail: "supported" }, checkChineseFont(none, ENGLISH)], output, ENGLISH);
+  expect({ ready, last: lines.at(-1), marks: lines.map((line) => line[0]) }, "doctor's verdict with one warning").toEqual({
+    ready: true,
+    last: "Ready for class, with 1 warning(s) above.",
+    marks: ["✔", "⚠", "R"],
+  });
+  const probe = probeChineseFont();
+  expect(["found", "none", "unknown"], `what this machine's probe found: ${JSON.stringify(probe)}`).toContain(probe.kind);
 });

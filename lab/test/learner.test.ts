@@ -120,6 +120,36 @@ it.concurrent("fails the run with one line, and no stack, when the evidence cann
   expect(run.output).not.toMatch(stackFrame);
 });
 
+it.concurrent("shows control, bidi and separator characters in a failing run's log as escapes, never raw", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  // A learner module whose errors carry what a hostile input would: a right-to-left override, NEL, a line
+  // separator, a bell, a zero-width space. The failure tables then hold them in keys and values alike.
+  const hidden = String.raw`tool\u202eloot \u0085 \u2028 \u0007 \u200b`;
+  const run = await npmTest(context, ["stage-01"], {
+    files: {
+      "registry.ts": `export function defineTool(name: string, capabilities: Iterable<string>): never {\n  throw new Error(\`${hidden} \${name} \${[...capabilities].join()}\`);\n}\n`,
+    },
+  });
+  expect(run.status, "exit status of a failing run").toBe(1);
+  const raw = [...run.output.matchAll(/[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu)]
+    .map((match) => match[0])
+    .filter((char) => char !== "\n" && char !== "\t");
+  expect(
+    [...new Set(raw)].map((char) => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`),
+    "raw invisible characters in the log",
+  ).toEqual([]);
+  expect(run.output, "the override shown as an escape").toContain(String.raw`tool\u202eloot \u0085 \u2028 \u0007 \u200b`);
+  const failed = run.evidence().tests.filter((test) => test.status === "failed");
+  expect(failed.length, "failed tests in the evidence").toBeGreaterThan(0);
+  expect(
+    failed
+      .filter((test) => /[\p{Cc}\p{Cf}\u2028\u2029]/u.test((test.failure?.message ?? "").replace(/[\n\t]/g, "")))
+      .map((test) => test.name),
+    "tests whose recorded failure holds a raw invisible character",
+  ).toEqual([]);
+});
+
 it.concurrent("refuses an unknown target with a message naming the four", { timeout: CHILD_TIMEOUT }, async (context) => {
   const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "reference" } });
   expect(run.status).toBe(2);

@@ -44,11 +44,7 @@ export function reference(): Promise<ReferenceModules> {
 interface ResolveContext {
   readonly parentURL?: string | undefined;
 }
-type SyncResolve = (
-  specifier: string,
-  context: ResolveContext,
-  next: (specifier: string, context: ResolveContext) => unknown,
-) => unknown;
+type SyncResolve = (specifier: string, context: ResolveContext, next: (specifier: string, context: ResolveContext) => unknown) => unknown;
 type RegisterHooks = (hooks: { resolve: SyncResolve }) => unknown;
 
 function installLayeredResolution(layers: readonly string[]): void {

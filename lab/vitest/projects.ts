@@ -1,6 +1,7 @@
 // One vitest project per (stage, tree): the stage's test files with the resolver of that tree. `npm test`
 // builds one target's projects; `verify` builds several targets' in the same process.
 import { join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import type { TestProjectInlineConfiguration } from "vitest/config";
 import type { WatcherTriggerPattern } from "vitest/node";
@@ -9,6 +10,8 @@ import { MODULE_DIR, ROOT, repoPath } from "../core/layout.js";
 import type { Locale } from "../i18n/locale.js";
 import type { Tree } from "../trees/trees.js";
 import { forgeLayers } from "./resolver.js";
+
+const VISIBLE_FAILURES = fileURLToPath(new URL("./visible-failures.ts", import.meta.url));
 
 /** A stage and the tree its tests run against: what one project stands for. */
 export interface StageProject {
@@ -48,6 +51,9 @@ export function stageProject(catalog: Catalog, project: StageProject, options: P
       // A failure message shows values whole (chai cuts them at 40 characters by default), so an error
       // message is never cut before the word a test looks for. Bounded, so a runaway value stays readable.
       chaiConfig: { truncateThreshold: 10_000 },
+      // A failure shows invisible characters as escapes: a table keyed by `cat a\u202eb` and `cat ab`
+      // must not print two rows that look the same.
+      setupFiles: [VISIBLE_FAILURES],
     },
   };
 }
