@@ -373,3 +373,17 @@ export function lessonProblems(markdown: string, sources: LessonSources): string
   const locale = sources.locale ?? "en";
   return [...headingProblems(markdown, locale), ...sync.problems, ...stale, ...scanFolds(lf, locale).problems];
 }
+
+// The lab's own variables, and CI, set before a command or exported: what the course promises a learner
+// never has to do (stages and targets are options of `npm run lab`, on every platform).
+const SETS_VARIABLE = /(?:^|[\s`(;&|])(?:export\s+|set\s+|\$env:)?(FORGE_[A-Z_]+|CI)\s*=\s*\S/;
+
+/** The lines of a lesson that tell a learner to set one of the lab's environment variables. */
+export function environmentInstructions(markdown: string): string[] {
+  return markdown.split("\n").flatMap((line, index) => {
+    const found = SETS_VARIABLE.exec(line);
+    return found
+      ? [`line ${index + 1}: sets ${found[1]}; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)`]
+      : [];
+  });
+}

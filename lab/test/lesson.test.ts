@@ -5,6 +5,7 @@ import { loadCatalog } from "../catalog/catalog.js";
 import {
   BLOCK_NAMES,
   BLOCKS,
+  environmentInstructions,
   headingProblems,
   headings,
   lessonProblems,
@@ -14,6 +15,7 @@ import {
   syncBlocks,
   type LessonSources,
 } from "../authoring/lesson.js";
+import { expectedMessages, unshownMessages } from "../authoring/expected-messages.js";
 import { ROOT } from "../core/layout.js";
 import { committedSummary } from "../mutation/stage.js";
 
@@ -120,5 +122,70 @@ it("names every way a fold can break the convention, by line", () => {
   expect(problems(fold("a", "<!-- forge:hints -->\nx\n<!-- /forge:hints -->")), "a generated block folded").toEqual([
     "line 4: a generated block inside the fold opened at line 1",
     "line 6: a generated block inside the fold opened at line 1",
+  ]);
+});
+
+it("finds the messages a test compares with, and the ones a lesson's inline code does not show", () => {
+  const test = [
+    'import { expect, it } from "vitest";',
+    'it("a", () => {',
+    '  expect(outcome(() => f("/x"), "absolute"), "absolute").toBe(refused("absolute"));',
+    '  expect(() => g(), "blank").toThrow("a name is required");',
+    '  expect(reasons(["ls"]), "command → reason").toEqual({ ls: `allowed by ${JSON.stringify(rule)}` });',
+    '  expect({ why: why(a), started: 0 }, "both").toEqual({ why: "invalid_argument: limit entries must be a positive integer", started: 0 });',
+    '  expect({ count: 3 }, "not about messages").toEqual({ count: "3 items" });',
+    '  expect(decide("x"), "decision").toEqual({ decision: "deny", reason: "it matches the deny pattern \\"rm -rf\\"" });',
+    "});",
+  ].join("\n");
+  const expected = expectedMessages(test, "a.test.ts");
+  expect(
+    expected.map((message) => `${message.line} ${message.kind}: ${message.text}`),
+    "what the test compares messages with, by line",
+  ).toEqual([
+    "3 part: absolute",
+    "3 part: absolute",
+    "4 part: a name is required",
+    "5 whole: allowed by …",
+    "6 whole: invalid_argument: limit entries must be a positive integer",
+    '8 whole: it matches the deny pattern "rm -rf"',
+  ]);
+  const lesson = [
+    "A call with `/x` is refused as `path … is absolute`.",
+    "",
+    "| code | message |",
+    "|---|---|",
+    "| `invalid_argument` | `limit … must be a positive integer` |",
+    "",
+    "```text",
+    "allowed by …",
+    "```",
+    "A rule `…` alone shows nothing in particular.",
+  ].join("\n");
+  expect(
+    unshownMessages(expected, lesson).map((message) => message.text),
+    "messages the lesson does not show",
+  ).toEqual(["a name is required", 'it matches the deny pattern "rm -rf"']);
+  expect(
+    unshownMessages(expected, `${lesson}\nA blank name: \`a name is required\`; a deny: \`it matches the deny pattern "…"\`.`),
+    "once shown",
+  ).toEqual([]);
+});
+
+it("finds a lesson line that tells a learner to set one of the lab's environment variables", () => {
+  const lesson = [
+    "Run `npm run lab -- test 9 --target solution` to see it pass.",
+    "`FORGE_TARGET=solution npm test -- stage-09 --run` shows it passing.",
+    "```sh",
+    "export FORGE_LANG=zh-CN",
+    "CI=true npm test -- stage-09",
+    "$env:FORGE_TARGET = 'faulty'",
+    "```",
+    "The policy asks for `FOO=1 cmd`, and `NODE_OPTIONS=--require=x npm test` is an attack it refuses.",
+  ].join("\n");
+  expect(environmentInstructions(lesson), "lines that set a variable").toEqual([
+    "line 2: sets FORGE_TARGET; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
+    "line 4: sets FORGE_LANG; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
+    "line 5: sets CI; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
+    "line 6: sets FORGE_TARGET; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
   ]);
 });

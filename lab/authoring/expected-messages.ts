@@ -1,0 +1,143 @@
+// The messages a stage's tests expect, and whether its lesson shows each one. A learner on the challenge
+// path has only the lesson: a reason string or an error message that a test compares letter by letter,
+// and that the lesson never writes down, can be learned only by reading the test. So verify reads the
+// tests' syntax (TypeScript's parser; nothing is run) for the strings they compare messages with, and
+// looks for each one in the lesson's inline code, where `…` stands for any text.
+import ts from "typescript-5";
+
+/** A string a test compares a message with: all of it (`whole`), or a part it must contain (`part`). */
+export interface ExpectedMessage {
+  readonly text: string;
+  readonly kind: "whole" | "part";
+  readonly line: number;
+}
+
+/** Where a template literal has a value, the message has variable text: written `…`, as lessons write it. */
+const VARIABLE = "…";
+
+function literalText(node: ts.Node): string | null {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((span) => VARIABLE + span.literal.text).join("");
+  return null;
+}
+
+// Calls that judge a refusal by a word it contains (lab/outcome.ts, vitest's toThrow), and the argument
+// that holds the word.
+const WORD_ARGUMENT: Readonly<Record<string, number>> = { refused: 0, outcome: 1, settled: 1, toThrow: 0, toThrowError: 0 };
+const EQUALITY = new Set(["toBe", "toEqual", "toStrictEqual", "toMatchObject"]);
+// An `expect(subject)` whose subject names one of these is about messages, so every string its matcher
+// compares with is one: `expect(reasons(commands)).toEqual({ "ls": "…" })`, `expect(error.message).toBe(…)`.
+const MESSAGE_SUBJECT = /\b(?:reasons?|messages?|said|why|refusals?|problems)\b/i;
+// Object properties that hold a message wherever a test writes them.
+const MESSAGE_PROPERTY = new Set(["reason", "message"]);
+
+/** The messages a test file's source compares with, in the order they appear. */
+export function expectedMessages(source: string, fileName: string): ExpectedMessage[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
+  const found: ExpectedMessage[] = [];
+  const add = (node: ts.Node, kind: ExpectedMessage["kind"]) => {
+    const text = literalText(node);
+    if (text !== null && text.replaceAll(VARIABLE, "").trim() !== "")
+      found.push({ text, kind, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1 });
+  };
+  const comparedValues = (node: ts.Node): void => {
+    if (literalText(node) !== null) add(node, "whole");
+    else if (ts.isObjectLiteralExpression(node)) {
+      for (const property of node.properties) if (ts.isPropertyAssignment(property)) comparedValues(property.initializer);
+    } else if (ts.isArrayLiteralExpression(node)) for (const element of node.elements) comparedValues(element);
+    else if (ts.isCallExpression(node)) for (const argument of node.arguments) comparedValues(argument);
+  };
+  // `expect({ reason: why(a), started })` compares field by field: only the fields whose own
+  // expression is about messages hold messages.
+  const comparedMessages = (subject: ts.Expression, compared: ts.Expression): void => {
+    if (ts.isObjectLiteralExpression(subject) && ts.isObjectLiteralExpression(compared)) {
+      const fields = new Map<string, ts.Node>();
+      for (const property of subject.properties) {
+        if (ts.isPropertyAssignment(property)) fields.set(property.name.getText(file), property.initializer);
+        else if (ts.isShorthandPropertyAssignment(property)) fields.set(property.name.text, property.name);
+      }
+      for (const property of compared.properties) {
+        if (!ts.isPropertyAssignment(property)) continue;
+        const field = fields.get(property.name.getText(file));
+        if (field && MESSAGE_SUBJECT.test(field.getText(file))) comparedValues(property.initializer);
+      }
+    } else if (MESSAGE_SUBJECT.test(subject.getText(file))) comparedValues(compared);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : "";
+      const wordAt = Object.hasOwn(WORD_ARGUMENT, name) ? WORD_ARGUMENT[name] : undefined;
+      const word = wordAt === undefined ? undefined : node.arguments[wordAt];
+      if (word) add(word, "part");
+      const compared = node.arguments[0];
+      if (EQUALITY.has(name) && ts.isPropertyAccessExpression(callee) && compared) {
+        let expectation: ts.Expression = callee.expression;
+        while (ts.isPropertyAccessExpression(expectation)) expectation = expectation.expression;
+        const subject =
+          ts.isCallExpression(expectation) && ts.isIdentifier(expectation.expression) && expectation.expression.text === "expect"
+            ? expectation.arguments[0]
+            : undefined;
+        if (subject) comparedMessages(subject, compared);
+      }
+    }
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && MESSAGE_PROPERTY.has(node.name.text)) add(node.initializer, "whole");
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** The inline code of a lesson, and each line of its fenced code blocks. */
+export function inlineCode(markdown: string): string[] {
+  const spans: string[] = [];
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, (block) => {
+    spans.push(...block.split("\n").slice(1, -1));
+    return "";
+  });
+  for (const match of prose.matchAll(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g)) spans.push((match[2] ?? "").replace(/\s+/g, " ").trim());
+  return spans.filter((span) => span !== "");
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+interface Shown {
+  readonly pattern: RegExp;
+  /** How much of the span is written out, not `…`: a span that is mostly `…` shows nothing in particular. */
+  readonly literal: number;
+}
+
+function shownBy(span: string): Shown {
+  return {
+    pattern: new RegExp(`^${span.split(VARIABLE).map(escapeRegExp).join("[\\s\\S]*?")}$`),
+    literal: span.replaceAll(VARIABLE, "").length,
+  };
+}
+
+/**
+ * Whether inline code shows a whole message: one span matches it with at least half its letters written
+ * out, or a span shows its head before `: ` and the rest is shown in turn (a table row of a code and its
+ * message, `invalid_argument` beside `limits must be an object`).
+ */
+function showsWhole(message: string, shown: readonly Shown[], depth = 0): boolean {
+  const needed = message.replaceAll(VARIABLE, "").length / 2;
+  if (shown.some((span) => span.literal >= needed && span.pattern.test(message))) return true;
+  if (depth > 3) return false;
+  for (let at = message.indexOf(": "); at > 0; at = message.indexOf(": ", at + 1)) {
+    const head = message.slice(0, at);
+    const rest = message.slice(at + 2);
+    if (showsWhole(head, shown, depth + 1) && showsWhole(rest, shown, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** The expected messages that no inline code of the lesson shows. */
+export function unshownMessages(expected: readonly ExpectedMessage[], markdown: string): ExpectedMessage[] {
+  const spans = inlineCode(markdown);
+  const shown = spans.map(shownBy);
+  return expected.filter((message) =>
+    message.kind === "part"
+      ? !spans.some((span) => span.includes(message.text)) && !showsWhole(message.text, shown)
+      : !showsWhole(message.text, shown),
+  );
+}
