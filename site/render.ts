@@ -186,7 +186,15 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
           words.yourAcceptance,
           `<span data-acceptance>${words.acceptance.pending}</span> <span class="muted">${words.acceptanceNote}</span>`,
         ],
+        [escapeHtml(term("Usually takes", locale)), escapeHtml(block.minutes(spec.effort.minutes))],
       ]);
+    case "order": {
+      if (!spec.order) return `<p>${md(block.anyOrder(spec.mastery.length + spec.transfer.tests.length))}</p>`;
+      const steps = spec.order
+        .map((step) => `<li><p>${md(step.why)}</p><ul>${step.tests.map((test) => `<li>${escapeHtml(test)}</li>`).join("")}</ul></li>`)
+        .join("");
+      return `<section class="widget order"><p>${md(block.order)}</p><ol>${steps}</ol></section>`;
+    }
     case "hints": {
       const hints = spec.hints
         .map(

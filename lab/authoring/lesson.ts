@@ -39,6 +39,7 @@ export function sectionTitles(locale: Locale): readonly string[] {
 export const BLOCKS = {
   predict: "Predict",
   experiment: "Experiment card",
+  order: "Guided practice",
   hints: "Guided practice",
   fault: "Fault lab",
   transfer: "Transfer challenge",
@@ -120,6 +121,10 @@ export const BLOCK_WORDS = {
     doneWhen: "Done when:",
     testsThatCheck: "Tests that check it:",
     mastery: "These tests must pass against your own code in `workspace/`:",
+    minutes: ([shortest, longest]: readonly [number, number]) => `${shortest}–${longest} minutes`,
+    order: "Make the tests green in this order:",
+    anyOrder: (count: number) =>
+      `${count} tests: any order works. Start with the first one under Mastery evidence, and run the stage's tests after each change.`,
   },
   "zh-CN": {
     hint: (index: number, count: number) => `提示 ${index}（共 ${count} 条）`,
@@ -135,6 +140,9 @@ export const BLOCK_WORDS = {
     doneWhen: "完成标准：",
     testsThatCheck: "检查它的测试：",
     mastery: "这些测试必须在你自己的 `workspace/` 代码上通过：",
+    minutes: ([shortest, longest]: readonly [number, number]) => `${shortest}–${longest} 分钟`,
+    order: "按这个顺序让测试变绿：",
+    anyOrder: (count: number) => `共 ${count} 个测试，顺序不限。从“掌握证据”下的第一个开始，每改一次就运行一次本阶段的测试。`,
   },
 } as const satisfies Record<Locale, unknown>;
 
@@ -163,7 +171,12 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
         [label("Input scenario"), spec.scenario],
         [label("Evidence folder"), `\`${evidenceFolder(stage)}/\``],
         [label("Acceptance"), words.acceptance(run)],
+        [label("Usually takes"), words.minutes(spec.effort.minutes)],
       ]);
+    case "order":
+      return spec.order
+        ? `${words.order}\n\n${spec.order.map((step, index) => `${index + 1}. ${step.why}\n${step.tests.map((test) => `   - ${test}`).join("\n")}`).join("\n")}`
+        : words.anyOrder(spec.mastery.length + spec.transfer.tests.length);
     case "hints":
       return spec.hints.map((hint, index) => details(words.hint(index + 1, spec.hints.length), hint)).join("\n\n");
     case "fault": {

@@ -79,6 +79,8 @@ export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold |
     summary: todo("one sentence: the capability this stage adds."),
     scenario: todo("the input scenario of the experiment card (software delivery)."),
     modules: [module],
+    // A first estimate: measure it with a learner who did not write the stage, then correct it.
+    effort: { minutes: [30, 60] },
     prediction: {
       question: todo("a question to answer before reading on."),
       options: [1, 2, 3, 4].map((n) => todo(`option ${n}.`)),

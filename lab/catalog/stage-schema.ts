@@ -32,6 +32,8 @@ const stageText = {
   scenario: text().check(z.describe("the input scenario of the experiment card")),
 };
 const hints = () => z.array(text()).check(z.minLength(2, "must have at least 2 graded hints"));
+// Why a step of the suggested order comes where it does; the tests of each step are data, named once.
+const orderWhy = { why: text().check(z.describe("why these tests come at this point of the order")) };
 
 /** The translatable text of stage.json, as its "zh-CN" edition holds it. */
 export const stageTextSchema = z.strictObject({
@@ -40,6 +42,7 @@ export const stageTextSchema = z.strictObject({
   hints: hints(),
   transfer: z.strictObject(transferText),
   design: z.strictObject(designText),
+  order: z.optional(z.array(z.strictObject(orderWhy))),
 });
 
 export type StageText = z.infer<typeof stageTextSchema>;
@@ -62,6 +65,16 @@ export const stageSchema = z.strictObject({
   }),
   design: z.object(designText),
   mastery: z.array(testName()).check(z.minLength(3, "must name at least 3 tests")),
+  effort: z.strictObject({
+    minutes: z
+      .tuple([z.int().check(z.positive()), z.int().check(z.positive())])
+      .check(z.describe("how long a learner usually takes: the shortest and the longest usual time, in minutes")),
+  }),
+  order: z.optional(
+    z
+      .array(z.strictObject({ tests: z.array(testName()).check(z.minLength(1)), ...orderWhy }))
+      .check(z.minLength(2), z.describe("which tests to make green first, and why: required for a stage of 20 tests or more")),
+  ),
   "zh-CN": z.optional(stageTextSchema.check(z.describe("the Simplified Chinese edition of the text fields above"))),
 });
 

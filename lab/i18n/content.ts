@@ -21,6 +21,7 @@ export function specIn(spec: StageSpec, locale: Locale): StageSpec | null {
     hints: text.hints,
     transfer: { ...spec.transfer, ...text.transfer },
     design: text.design,
+    ...(spec.order ? { order: spec.order.map((step, index) => ({ ...step, why: text.order?.[index]?.why ?? step.why })) } : {}),
   };
 }
 
@@ -48,6 +49,7 @@ export function specEditionProblems(spec: StageSpec, locale: Locale): string[] {
       ["hints", spec.hints, text.hints],
       ["transfer.criteria", spec.transfer.criteria, text.transfer.criteria],
       ["design.rubric", spec.design.rubric, text.design.rubric],
+      ["order", spec.order ?? [], text.order ?? []],
     ],
     locale,
   );

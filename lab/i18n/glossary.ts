@@ -31,6 +31,7 @@ export const GLOSSARY = [
   { en: "Input scenario", "zh-CN": "输入场景", note: "experiment card" },
   { en: "Evidence folder", "zh-CN": "证据目录", note: "experiment card: where a run writes verification.json" },
   { en: "Acceptance", "zh-CN": "验收", note: "experiment card: pending, passed or failed" },
+  { en: "Usually takes", "zh-CN": "通常用时", note: "experiment card: how long a learner usually spends on the stage" },
   { en: "Fault", "zh-CN": "故障", note: "the id of an injected fault" },
   { en: "Fault file", "zh-CN": "故障文件", note: "the faulty module" },
   { en: "Target test", "zh-CN": "目标测试", note: "the test that must catch the fault" },

@@ -225,6 +225,13 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
         problems.push(`${test.file}: two tests of ${stage.id} are named "${test.name}"; evidence keys results by name`);
       seen.add(test.name);
     }
+    if (spec?.order) {
+      const ordered = spec.order.flatMap((step) => step.tests);
+      named(repoPath(stage.specPath, stage.root), "order", ordered);
+      const twice = ordered.filter((name, index) => ordered.indexOf(name) !== index);
+      for (const name of new Set(twice))
+        problems.push(`${repoPath(stage.specPath, stage.root)}: order names "${name}" in more than one step; each test has one place`);
+    }
     for (const fault of stage.faults) {
       if (fault.contract)
         named(repoPath(fault.contractPath, stage.root), "targetTest/alsoFailing", [
