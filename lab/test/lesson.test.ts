@@ -135,6 +135,7 @@ it("finds the messages a test compares with, and the ones a lesson's inline code
     '  expect({ why: why(a), started: 0 }, "both").toEqual({ why: "invalid_argument: limit entries must be a positive integer", started: 0 });',
     '  expect({ count: 3 }, "not about messages").toEqual({ count: "3 items" });',
     '  expect(decide("x"), "decision").toEqual({ decision: "deny", reason: "it matches the deny pattern \\"rm -rf\\"" });',
+    '  expect(said.map((item) => (item === failure ? "the original error" : "other")), "what was said").toEqual(["the original error"]);',
     "});",
   ].join("\n");
   const expected = expectedMessages(test, "a.test.ts");

@@ -231,6 +231,9 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
       const twice = ordered.filter((name, index) => ordered.indexOf(name) !== index);
       for (const name of new Set(twice))
         problems.push(`${repoPath(stage.specPath, stage.root)}: order names "${name}" in more than one step; each test has one place`);
+      for (const name of names)
+        if (!ordered.includes(name))
+          problems.push(`${repoPath(stage.specPath, stage.root)}: order leaves out "${name}"; a suggested order places every test`);
     }
     for (const fault of stage.faults) {
       if (fault.contract)
