@@ -1,4 +1,7 @@
 // verify's judgement must be able to fail: each check is tried on runs that break it.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, it } from "vitest";
 import { findStage, loadCatalog, type Stage } from "../catalog/catalog.js";
 import { buildVerification, type RunFacts } from "../evidence/build.js";
@@ -6,6 +9,9 @@ import { buildVerification, type RunFacts } from "../evidence/build.js";
 import type { LoadError, Target, TestResult } from "../evidence/schema.js";
 import { treeFor } from "../trees/trees.js";
 import { judgeFault, judgeSolution, judgeSpec, judgeStart, type StageRun } from "../verify/verify.js";
+import { lintProblems } from "../verify/lint.js";
+import { temporaryFolder } from "../testing.js";
+import { copyRepositoryTo } from "./support/repository.js";
 
 const catalog = loadCatalog();
 const found = findStage(catalog, "stage-01-capability-registry");
@@ -136,4 +142,36 @@ it("finds a stage incomplete when two of its tests share a name, since evidence 
   expect(judgeSpec(stage, catalog.problems, run("solution", twice)).problems).toEqual([
     `${file}: two tests of stage-01-capability-registry are named "${spec.mastery[2]}"; evidence keys results by name`,
   ]);
+});
+
+it("keeps lint green beside a learner's module and a stray folder, and still finds an unformatted or unused file of the course's", {
+  timeout: 120_000,
+}, async (context) => {
+  const copy = join(temporaryFolder({ onFinished: context.onTestFinished }), "forge-lab");
+  copyRepositoryTo(copy);
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=lab", "-c", "user.email=lab@example.invalid", ...args], { cwd: copy, stdio: "ignore" });
+  git("init", "--quiet");
+  git("add", "--all");
+  git("commit", "--quiet", "--no-verify", "-m", "the course");
+  expect(await lintProblems(copy), "lint of a fresh copy").toEqual([]);
+
+  // A learner's module (unformatted, as a learner may leave it) and a folder of their own.
+  const tools = join(copy, "workspace", "forge", "tools");
+  mkdirSync(tools, { recursive: true });
+  const reference = readFileSync(join(copy, "solutions", "stage-01-capability-registry", "forge", "tools", "registry.ts"), "utf8");
+  writeFileSync(join(tools, "registry.ts"), reference.replaceAll("  ", "    "));
+  mkdirSync(join(copy, "scratch"));
+  writeFileSync(join(copy, "scratch", "try.ts"), "export const tried   =  1\n");
+  expect(await lintProblems(copy), "lint beside a learner's module and a stray folder").toEqual([]);
+
+  // The same files tracked are the course's: the check still sees them.
+  git("add", "--all");
+  expect(await lintProblems(copy), "lint once those files are tracked").toEqual(
+    expect.arrayContaining([
+      "scratch/try.ts is not formatted: run npm run format",
+      "workspace/forge/tools/registry.ts is not formatted: run npm run format",
+      expect.stringMatching(/^knip: scratch\/try\.ts\b/),
+    ]),
+  );
 });
