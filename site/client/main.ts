@@ -16,9 +16,9 @@ import {
 } from "./course.js";
 import { rememberEdition } from "./edition.js";
 import {
+  challengeMarked,
   createChallengePreference,
   createStore,
-  passedOnChallengePath,
   resultsFromVerdict,
   stateOf,
   withResults,
@@ -125,7 +125,7 @@ class Page {
         state.dataset.value = value;
       }
       const mark = row.querySelector<HTMLElement>("[data-challenge-mark]");
-      if (mark) mark.hidden = !passedOnChallengePath(progress.stages[id]);
+      if (mark) mark.hidden = !challengeMarked(progress.stages[id]);
     }
     const note = document.querySelector<HTMLElement>("[data-storage-note]");
     if (note) note.textContent = this.store.persistent ? "" : this.text.client.storageRefused;
@@ -166,7 +166,7 @@ class Page {
     if (!status) return;
     const mine = this.store.read().stages[stage.id];
     const words = this.text.client;
-    if (passedOnChallengePath(mine)) status.textContent = words.challengePassed;
+    if (challengeMarked(mine)) status.textContent = words.challengePassed;
     else if (mine?.revealedAt) status.textContent = words.challengeRevealed(new Date(mine.revealedAt).toLocaleString(this.locale));
     else status.textContent = on ? words.challengeHidden(stage.challengeParts) : "";
   }
@@ -334,10 +334,12 @@ class Page {
       return;
     }
     const progress = this.store.update(verdict.stage.id, (stage) =>
-      withResults(stage, resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery)),
+      withResults(stage, resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery), this.challenge.read()),
     );
     const elsewhere = this.stage && this.stage.id !== verdict.stage.id ? words.otherStage(verdict.stage.nn) : "";
-    const challenge = passedOnChallengePath(progress.stages[verdict.stage.id]) ? words.passedOnChallengePath : "";
+    // Said only of the run the mark was earned by, and only while the switch is on: the page says what it saw.
+    const seen = verdict.passed && this.challenge.read() && progress.stages[verdict.stage.id]?.challengeOnPassAt === verdict.generatedAt;
+    const challenge = seen ? words.challengeSeen : "";
     this.say("status", words.about(source, `${verdict.message}${challenge}${elsewhere}`));
     this.render();
   }

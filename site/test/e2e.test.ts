@@ -21,6 +21,7 @@ import type { Target, TestResult, Verification } from "../../lab/evidence/schema
 import { buildSite, siteSources, type BuildResult } from "../build.js";
 import { main } from "../../lab/cli/commands.js";
 import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE } from "../client/course.js";
+import { CHALLENGE_KEY } from "../client/progress.js";
 import { courseData, loadCourse, stagePage } from "../content.js";
 import { axeViolations } from "./support/axe.js";
 import { challengeSources, FOLDS } from "./support/challenge.js";
@@ -517,13 +518,14 @@ it("shows the course map before stage 01, linked from the home page and every st
   expect(errors, "page errors").toEqual([]);
 });
 
-it("hides a folded lesson's challenge parts while the switch is on, remembers it, and marks a pass made before any reveal", async () => {
+it("hides a folded lesson's challenge parts while the switch is on, remembers it, and marks a pass with only what this browser saw", async () => {
   // The page's clock is fixed after the evidence's run (2026-05-06): a reveal now comes after that run.
   const stageUrl = pathToFileURL(join(challengeDist, stagePage(stage))).href;
   const { page, foreign, errors } = await open(stageUrl, undefined, new Date("2026-06-01T00:00:00.000Z"));
   const parts = page.locator("[data-challenge-part]");
   const visibleLabels = () => parts.locator("[data-reveal] [data-label]:visible").allInnerTexts();
   const firstFold = page.locator(`#fold-01-1`);
+  const verdict = () => page.locator("[data-live-status]").innerText();
   expect(await parts.count(), "challenge parts: the folds and the reference solution").toBe(FOLDS.length + 1);
   expect(await visibleLabels(), "the buttons with the switch off").toEqual([
     "Open when stuck: the four steps, with defineTool",
@@ -533,6 +535,11 @@ it("hides a folded lesson's challenge parts while the switch is on, remembers it
   expect(await page.getByText(FOLDS[0].marker).isVisible(), "a fold's body before it is opened").toBe(false);
   expect(await page.locator("[data-challenge-note]:visible").count(), "notes with the switch off").toBe(0);
 
+  // With the switch off, a pass is a pass and nothing more: the page saw no challenge path.
+  await page.locator("[data-file]").setInputFiles(files.passing);
+  await expect.poll(verdict, { message: "the verdict with the switch off" }).toMatch(/^verification\.json: Self-check passed: [^]*\)\.$/);
+  expect(await page.locator("[data-challenge-status]").innerText(), "the status after a pass with the switch off").toBe("");
+
   await page.getByRole("switch", { name: /Challenge path/ }).check();
   expect(await visibleLabels(), "the buttons with the switch on").toEqual([
     "Reveal a hidden part: the four steps, with defineTool",
@@ -540,8 +547,11 @@ it("hides a folded lesson's challenge parts while the switch is on, remembers it
     "Show the reference solution, hidden on the challenge path",
   ]);
   expect(await page.locator("[data-challenge-note]:visible").count(), "notes with the switch on").toBe(FOLDS.length + 1);
+  expect(await page.locator("[data-challenge-note]").first().innerText(), "a hidden part's note").toBe(
+    "Hidden on the challenge path. Opening it is noted in this browser: a pass from a run made after then is marked passed, and nothing more.",
+  );
   expect(await page.locator("[data-challenge-status]").innerText(), "the stage's challenge status").toBe(
-    `${FOLDS.length + 1} parts of this lesson are hidden. Nothing is revealed yet, so a pass counts as passed on the challenge path.`,
+    `${FOLDS.length + 1} parts of this lesson are hidden. Nothing is revealed in this browser yet: a pass read now is marked "challenge path on, nothing revealed in this browser".`,
   );
   await page.reload();
   await page.waitForSelector("html[data-ready='true']");
@@ -550,11 +560,13 @@ it("hides a folded lesson's challenge parts while the switch is on, remembers it
 
   await page.locator("[data-file]").setInputFiles(files.passing);
   await expect
-    .poll(() => page.locator("[data-live-status]").innerText(), { message: "the verdict" })
-    .toMatch(/Self-check passed: .* Passed on the challenge path\.$/);
-  expect(await page.locator("[data-challenge-status]").innerText(), "the status after the pass").toMatch(/^Passed on the challenge path/);
+    .poll(verdict, { message: "the verdict with the switch on and nothing revealed" })
+    .toMatch(/Self-check passed: .*\)\. Challenge path on, nothing revealed in this browser before this run\.$/);
+  expect(await page.locator("[data-challenge-status]").innerText(), "the status after the pass").toBe(
+    "Passed, read with the challenge path on, and nothing of this lesson was revealed in this browser before the run. What you read elsewhere this page cannot see.",
+  );
 
-  // Opening a part now does not undo a pass whose run was made before it.
+  // Opening a part now does not undo a mark whose run was made before it.
   await parts.first().locator("[data-reveal]").click();
   expect(await firstFold.isVisible(), "the fold, opened").toBe(true);
   expect(await firstFold.innerText(), "the fold's body").toContain(FOLDS[0].marker);
@@ -567,7 +579,7 @@ it("hides a folded lesson's challenge parts while the switch is on, remembers it
   const mark = page.locator(`[data-stage-row="${stage.id}"] [data-challenge-mark]`);
   expect(await state(page, stage.id), "the board's state").toBe("Self-check passed");
   expect(await mark.isVisible(), "the board's mark").toBe(true);
-  expect(await mark.innerText(), "the mark's words").toBe("passed on the challenge path");
+  expect(await mark.innerText(), "the mark's words").toBe("challenge path on, nothing revealed in this browser");
   await page.screenshot({ path: join(SCREENSHOTS, "board-challenge.png"), fullPage: true });
 
   // Another learner reveals the reference solution before the run (the clock is before 2026-05-06).
@@ -580,7 +592,7 @@ it("hides a folded lesson's challenge parts while the switch is on, remembers it
     .poll(() => other.page.locator("[data-live-status]").innerText(), { message: "the verdict after a reveal" })
     .toMatch(/Self-check passed: [^]*\)\.$/);
   expect(await other.page.locator("[data-challenge-status]").innerText(), "the status after a reveal").toMatch(
-    /^You revealed a hidden part on .*: only a passing run made before then counts as passed on the challenge path\.$/,
+    /^You revealed a hidden part in this browser on .*: a pass from a run made after then is marked passed, and nothing more\.$/,
   );
   await other.page.getByRole("switch", { name: /Challenge path/ }).uncheck();
   expect(await other.page.locator("[data-challenge-note]:visible").count(), "notes with the switch off again").toBe(0);
@@ -590,8 +602,28 @@ it("hides a folded lesson's challenge parts while the switch is on, remembers it
   expect(await other.page.locator(`[data-stage-row="${stage.id}"] [data-challenge-mark]`).isVisible(), "the other board's mark").toBe(
     false,
   );
-  expect([...foreign, ...other.foreign], "requests that left the page").toEqual([]);
-  expect([...errors, ...other.errors], "page errors").toEqual([]);
+
+  // The Chinese edition says the same, in its words.
+  const chinese = await open(
+    pathToFileURL(join(challengeDist, "zh-CN", stagePage(stage))).href,
+    undefined,
+    new Date("2026-06-01T00:00:00.000Z"),
+  );
+  await chinese.page.getByRole("switch", { name: /挑战路径/ }).check();
+  await chinese.page.locator("[data-file]").setInputFiles(files.passing);
+  await expect
+    .poll(() => chinese.page.locator("[data-live-status]").innerText(), { message: "the Chinese verdict with the switch on" })
+    .toMatch(/^verification\.json：自检通过：.*）。挑战路径已开启，这次运行之前，这个浏览器中没有展开任何部分。$/);
+  expect(await chinese.page.locator("[data-challenge-status]").innerText(), "the Chinese status after the pass").toBe(
+    "已通过：读取结果时挑战路径已开启，而且在那次运行之前，这个浏览器中没有展开本课的任何部分。你在别处读过什么，本页无从得知。",
+  );
+  await chinese.page.goto(pathToFileURL(join(challengeDist, "zh-CN", "index.html")).href);
+  await chinese.page.waitForSelector("html[data-ready='true']");
+  expect(await chinese.page.locator(`[data-stage-row="${stage.id}"] [data-challenge-mark]`).innerText(), "the Chinese mark").toBe(
+    "挑战路径已开启，这个浏览器中未展开任何部分",
+  );
+  expect([...foreign, ...other.foreign, ...chinese.foreign], "requests that left the page").toEqual([]);
+  expect([...errors, ...other.errors, ...chinese.errors], "page errors").toEqual([]);
 });
 
 /** Opens every widget of a stage page: the quiz answered, every hint, every reveal, the rubric ticked, a self-check read. */
@@ -646,9 +678,14 @@ for (const path of pagesToAudit) {
       await page.locator("[data-file]").setInputFiles(files.corrupt);
       await expect.poll(() => page.locator("[data-live-alert]").innerText(), { message: "the alert" }).not.toBe("");
       found["an alert shown"] = await axeViolations(page);
+      // The Challenge switch on (it is set on a stage page; the home page reads it), so the pass is marked.
+      await page.evaluate((key) => localStorage.setItem(key, "on"), CHALLENGE_KEY);
+      await page.reload();
+      await page.waitForSelector("html[data-ready='true']");
       await page.locator("[data-file]").setInputFiles(files.passing);
       await expect.poll(() => state(page, stage.id), { message: "the board after a pass" }).toBe(term("Self-check passed", locale));
-      found["a stage passed on the challenge path"] = await axeViolations(page);
+      expect(await page.locator(`[data-stage-row="${stage.id}"] [data-challenge-mark]`).isVisible(), "the board's mark").toBe(true);
+      found["a stage passed, marked as read with the challenge path on"] = await axeViolations(page);
     } else {
       found["as loaded"] = await axeViolations(page);
       await page.setViewportSize({ width: 375, height: 740 });
