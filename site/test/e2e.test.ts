@@ -6,13 +6,13 @@ import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { loadCatalog, type Stage } from "../../lab/catalog/catalog.js";
 import type { StageSpec } from "../../lab/catalog/stage-schema.js";
-import { buildVerification } from "../../lab/evidence/build.js";
+import { buildVerification, evidenceName } from "../../lab/evidence/build.js";
 import { findBrowser, launchOptions } from "../../lab/core/browser.js";
 import { COURSE_ID, dirs, localized, ROOT } from "../../lab/core/layout.js";
 import { specIn } from "../../lab/i18n/content.js";
@@ -89,6 +89,54 @@ function evidenceText(
   return `${JSON.stringify(edit(record), null, 2)}\n`;
 }
 const suite = [...new Set([...mastery, ...spec.transfer.tests])];
+
+/** The stages whose own runs the learner has made; every stage has its reference runs. */
+const OWN_RUNS = ["01", "03"];
+const REFERENCE_TARGETS = ["solution", "faulty", "start"] as const;
+const specified = catalog.stages.filter((candidate) => candidate.spec);
+const referenceRuns = specified.length * REFERENCE_TARGETS.length;
+const evidenceKey = (candidate: Stage, target: Target) => `${candidate.nn}-${candidate.slug}/${evidenceName(target)}`;
+
+/** A run of a stage in which every test of its suite passed, against `target`'s tree. */
+function runOf(candidate: Stage, target: Target): string {
+  const candidateSpec = candidate.spec;
+  if (!candidateSpec) throw new Error(`${candidate.id} has no stage.json`);
+  const tree = target === "workspace" ? "workspace" : `${target === "faulty" ? "faulty" : "solutions"}/${candidate.id}`;
+  const file = relative(ROOT, candidate.testFiles[0] ?? candidate.dir)
+    .split(sep)
+    .join("/");
+  const record = buildVerification({
+    stage: candidate,
+    target,
+    generatedAt: new Date("2026-05-06T07:08:09.000Z"),
+    tools: { node: process.version, vitest: "4", forgeLab: "0.1.0" },
+    git: null,
+    run: null,
+    sources: candidateSpec.modules.map((module) => ({ path: `${tree}/forge/tools/${module}.ts`, sha256: sha256(`${tree} ${module}`) })),
+    tests: [...new Set([...candidateSpec.mastery, ...candidateSpec.transfer.tests])].map((name) => ({
+      name,
+      file,
+      status: "passed",
+      durationMs: 1,
+      failure: null,
+    })),
+    loadErrors: [],
+    complete: true,
+    missingModules: [],
+    contract: null,
+  });
+  return `${JSON.stringify(record, null, 2)}\n`;
+}
+
+function fillEvidence(root: string): void {
+  for (const candidate of specified) {
+    const folder = join(root, COURSE_ID, `${candidate.nn}-${candidate.slug}`);
+    mkdirSync(folder, { recursive: true });
+    for (const target of REFERENCE_TARGETS) writeFileSync(join(folder, evidenceName(target)), runOf(candidate, target));
+    if (candidate.nn === "01") writeFileSync(join(folder, evidenceName("workspace")), evidenceText("workspace", passedTests));
+    else if (OWN_RUNS.includes(candidate.nn)) writeFileSync(join(folder, evidenceName("workspace")), runOf(candidate, "workspace"));
+  }
+}
 const fileOf = (name: string) => `stages/${stage.id}/${mastery.includes(name) ? "registry" : "transfer"}.test.ts`;
 const passedTests = suite.map((name): TestResult => ({ name, file: fileOf(name), status: "passed", durationMs: 1, failure: null }));
 
@@ -114,10 +162,10 @@ beforeAll(async () => {
       ? { ...test, status: "failed", failure: { kind: "assertion", message: "expected [Function] to throw an error" } }
       : test;
   writeFileSync(files.incomplete, evidenceText("workspace", passedTests.filter((test) => test.name !== mastery.at(-1)).map(failedFirst)));
-  // The local server's evidence folder: one learner file, as a test run would leave it.
+  // The local server's evidence folder, as a checkout has it after verify and a few stages: every
+  // stage's reference runs, and the learner's own runs of stages 01 and 03 among them.
   const evidence = join(scratch, "evidence");
-  mkdirSync(join(evidence, COURSE_ID, "01-capability-registry"), { recursive: true });
-  writeFileSync(join(evidence, COURSE_ID, "01-capability-registry", "verification.json"), evidenceText("workspace", passedTests));
+  fillEvidence(evidence);
   browser = await chromium.launch(launchOptions(lookup.found));
   server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "site", "bin", "serve.ts")], {
     cwd: ROOT,
@@ -422,6 +470,50 @@ it("is served by npm start, which offers this checkout's evidence files", async 
     [`127.0.0.1:${port}`]: 200,
     [`[::1]:${port}`]: 200,
   });
+});
+
+it("lists the learner's own evidence first, folds the reference runs, and brings each verdict into view with focus, at 1280×900", async () => {
+  const { page, foreign, errors } = await open(`${serverUrl}stages/${stage.id}.html`, { width: 1280, height: 900 });
+  const box = page.locator("[data-local-evidence]");
+  await box.waitFor();
+  const ownFiles = specified
+    .filter((candidate) => OWN_RUNS.includes(candidate.nn))
+    .map((candidate) => `Load ${evidenceKey(candidate, "workspace")}`);
+  expect(await box.locator("button:visible").allInnerTexts(), "the Load buttons a learner sees: this stage's own file first").toEqual(
+    ownFiles,
+  );
+  const folded = box.locator("details");
+  expect(await folded.locator("summary").innerText(), "the fold of the reference runs").toBe(`Reference runs (${referenceRuns})`);
+  expect(await folded.evaluate((element) => (element as HTMLDetailsElement).open), "the fold, closed").toBe(false);
+  expect(await folded.locator("button").count(), "reference runs in the fold").toBe(referenceRuns);
+
+  const verdict = page.getByRole("region", { name: "Self-check verdict" });
+  const seen = async () => {
+    const shape = await verdict.boundingBox();
+    const focused = await page.evaluate(() => document.activeElement?.closest("[data-verdict]") === document.activeElement);
+    return {
+      focused,
+      inView: shape !== null && shape.y >= 0 && shape.y + shape.height <= 900 && shape.height > 0,
+    };
+  };
+  await box.getByRole("button", { name: `Load ${evidenceKey(stage, "workspace")}` }).click();
+  await expect.poll(() => verdict.innerText(), { message: "the verdict on the learner's own file" }).toMatch(/Self-check passed/);
+  await expect.poll(seen, { message: "the verdict after Load: focused, and inside the 900 px viewport" }).toEqual({
+    focused: true,
+    inView: true,
+  });
+  // Focus is not trapped: Tab goes on to what follows.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.hasAttribute("data-verdict")), "the verdict after Tab").toBe(false);
+
+  // A reference run, from the opened fold: its verdict says why it does not count, in view and focused too.
+  await folded.locator("summary").click();
+  await folded.getByRole("button", { name: `Load ${evidenceKey(stage, "solution")}` }).click();
+  await expect.poll(() => verdict.innerText(), { message: "the verdict on a reference run" }).toMatch(/target "solution".*does not count/);
+  await expect.poll(seen, { message: "the verdict after a reference run's Load" }).toEqual({ focused: true, inView: true });
+  expect(await axeViolations(page), "axe violations with the reference runs open and a verdict shown").toEqual([]);
+  expect(foreign, "requests that left the page").toEqual([]);
+  expect(errors, "page errors").toEqual([]);
 });
 
 it("works from the keyboard, shows focus, and fits a phone's width", async () => {

@@ -107,6 +107,10 @@ export const WORDS = {
     chooseHtml: "Choose <code>verification.json</code>",
     dropHint: "or drop the file here",
     localEvidence: "Evidence files in this checkout",
+    /** The name of the region that shows what the last file read proves; focus moves to it. */
+    verdictLabel: "Self-check verdict",
+    referenceRunsNote:
+      "Runs against the course's own trees (solution, faulty, start), as verify and the fault lab write them: loading one says why it does not count.",
   },
   client: {
     storageRefused: "This browser refuses storage here: progress lasts until you leave the page.",
@@ -128,6 +132,8 @@ export const WORDS = {
     challengeSeen: " Challenge path on, nothing revealed in this browser before this run.",
     otherStage: (nn: string) => ` (This file is for stage ${nn}; its progress was updated.)`,
     load: (file: string) => `Load ${file}`,
+    noOwnEvidence: "No run of your own code yet: npm test -- stage-NN writes its verification.json.",
+    referenceRuns: (count: number) => `Reference runs (${count})`,
     couldNotLoad: (file: string, reason: string) => `Could not load ${file}: ${reason}`,
     serverAnswered: (status: number) => `the server answered ${status}`,
   },

@@ -99,6 +99,9 @@ export const WORDS: SiteText = {
     chooseHtml: "选择 <code>verification.json</code>",
     dropHint: "或者把文件拖到这里",
     localEvidence: "本仓库检出中的证据文件",
+    verdictLabel: `${zh("Self-check")}结论`,
+    referenceRunsNote:
+      "针对课程自带代码树（solution、faulty、start）的运行，由 verify 和故障实验室写下：载入其中一个，会说明它为什么不计入。",
   },
   client: {
     storageRefused: "这个浏览器在这里拒绝本地存储：进度只保留到你离开本页为止。",
@@ -116,6 +119,8 @@ export const WORDS: SiteText = {
     challengeSeen: `${zh("Challenge path")}已开启，这次运行之前，这个浏览器中没有展开任何部分。`,
     otherStage: (nn) => `（这个文件属于${zh("Stage")} ${nn}，已更新该阶段的进度。）`,
     load: (file) => `载入 ${file}`,
+    noOwnEvidence: "还没有你自己代码的运行：npm test -- stage-NN 会写下它的 verification.json。",
+    referenceRuns: (count) => `参考运行（${count} 个）`,
     couldNotLoad: (file, reason) => `无法载入 ${file}：${reason}`,
     serverAnswered: (status) => `服务器返回 ${status}`,
   },
