@@ -513,8 +513,19 @@ it("lists the learner's own evidence first, folds the reference runs, and brings
   await expect.poll(() => verdict.innerText(), { message: "the verdict on a reference run" }).toMatch(/target "solution".*does not count/);
   await expect.poll(seen, { message: "the verdict after a reference run's Load" }).toEqual({ focused: true, inView: true });
   expect(await axeViolations(page), "axe violations with the reference runs open and a verdict shown").toEqual([]);
-  expect(foreign, "requests that left the page").toEqual([]);
-  expect(errors, "page errors").toEqual([]);
+
+  // Stage 03's page puts stage 03's own file first.
+  const third = specified.find((candidate) => candidate.nn === "03");
+  if (!third) throw new Error("the course has a stage 03");
+  const other = await open(`${serverUrl}${stagePage(third)}`, { width: 1280, height: 900 });
+  const otherBox = other.page.locator("[data-local-evidence]");
+  await otherBox.waitFor();
+  expect(await otherBox.locator("button:visible").allInnerTexts(), "the Load buttons on stage 03's page").toEqual([
+    `Load ${evidenceKey(third, "workspace")}`,
+    `Load ${evidenceKey(stage, "workspace")}`,
+  ]);
+  expect([...foreign, ...other.foreign], "requests that left the page").toEqual([]);
+  expect([...errors, ...other.errors], "page errors").toEqual([]);
 });
 
 it("works from the keyboard, shows focus, and fits a phone's width", async () => {
