@@ -270,9 +270,12 @@ export function selfCheckPanel(heading: string, locale: Locale): string {
 <input type="file" id="verification-file" accept=".json,application/json" data-file>
 <p class="drop-hint">${text.dropHint}</p>
 </div>
-<div class="local-evidence" data-local-evidence hidden><h4>${text.localEvidence}</h4><ul></ul></div>
+<div class="verdict" role="region" aria-label="${text.verdictLabel}" tabindex="-1" data-verdict>
 <div class="alert" role="alert" data-live-alert></div>
 <p class="status" role="status" aria-live="polite" data-live-status></p>
+</div>
+<div class="local-evidence" data-local-evidence hidden><h4>${text.localEvidence}</h4><ul data-own-evidence></ul>
+<details class="reference-runs" data-reference-runs hidden><summary></summary><p class="muted">${text.referenceRunsNote}</p><ul></ul></details></div>
 </section>`;
 }
 

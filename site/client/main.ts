@@ -16,9 +16,9 @@ import {
 } from "./course.js";
 import { rememberEdition } from "./edition.js";
 import {
+  challengeMarked,
   createChallengePreference,
   createStore,
-  passedOnChallengePath,
   resultsFromVerdict,
   stateOf,
   withResults,
@@ -125,7 +125,7 @@ class Page {
         state.dataset.value = value;
       }
       const mark = row.querySelector<HTMLElement>("[data-challenge-mark]");
-      if (mark) mark.hidden = !passedOnChallengePath(progress.stages[id]);
+      if (mark) mark.hidden = !challengeMarked(progress.stages[id]);
     }
     const note = document.querySelector<HTMLElement>("[data-storage-note]");
     if (note) note.textContent = this.store.persistent ? "" : this.text.client.storageRefused;
@@ -166,7 +166,7 @@ class Page {
     if (!status) return;
     const mine = this.store.read().stages[stage.id];
     const words = this.text.client;
-    if (passedOnChallengePath(mine)) status.textContent = words.challengePassed;
+    if (challengeMarked(mine)) status.textContent = words.challengePassed;
     else if (mine?.revealedAt) status.textContent = words.challengeRevealed(new Date(mine.revealedAt).toLocaleString(this.locale));
     else status.textContent = on ? words.challengeHidden(stage.challengeParts) : "";
   }
@@ -314,14 +314,14 @@ class Page {
   private async readFile(file: File): Promise<void> {
     if (file.size > MAX_FILE_BYTES) {
       // Refused before reading: parsing a huge file would freeze the page.
-      this.say("alert", this.text.client.about(file.name, this.text.verdicts.tooLarge(megabytes(file.size))));
+      this.verdict("alert", this.text.client.about(file.name, this.text.verdicts.tooLarge(megabytes(file.size))));
       return;
     }
     let text: string;
     try {
       text = await file.text();
     } catch (error) {
-      this.say("alert", this.text.client.unreadable(file.name, error instanceof Error ? error.message : String(error)));
+      this.verdict("alert", this.text.client.unreadable(file.name, error instanceof Error ? error.message : String(error)));
       return;
     }
     this.apply(checkVerification(text, this.course), file.name);
@@ -330,16 +330,18 @@ class Page {
   apply(verdict: Verdict, source: string): void {
     const words = this.text.client;
     if (verdict.kind === "invalid" || verdict.kind === "not-counted") {
-      this.say("alert", words.about(source, verdict.message));
+      this.verdict("alert", words.about(source, verdict.message));
       return;
     }
     const progress = this.store.update(verdict.stage.id, (stage) =>
-      withResults(stage, resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery)),
+      withResults(stage, resultsFromVerdict(verdict.passed, verdict.generatedAt, verdict.mastery), this.challenge.read()),
     );
     const elsewhere = this.stage && this.stage.id !== verdict.stage.id ? words.otherStage(verdict.stage.nn) : "";
-    const challenge = passedOnChallengePath(progress.stages[verdict.stage.id]) ? words.passedOnChallengePath : "";
-    this.say("status", words.about(source, `${verdict.message}${challenge}${elsewhere}`));
+    // Said only of the run the mark was earned by, and only while the switch is on: the page says what it saw.
+    const seen = verdict.passed && this.challenge.read() && progress.stages[verdict.stage.id]?.challengeOnPassAt === verdict.generatedAt;
+    const challenge = seen ? words.challengeSeen : "";
     this.render();
+    this.verdict("status", words.about(source, `${verdict.message}${challenge}${elsewhere}`));
   }
 
   /** One message at a time: a problem goes to the alert region, a result to the status region. */
@@ -348,6 +350,20 @@ class Page {
     const status = document.querySelector<HTMLElement>("[data-live-status]");
     if (alert) alert.textContent = kind === "alert" ? message : "";
     if (status) status.textContent = kind === "status" ? message : "";
+  }
+
+  /**
+   * What a file proves, said, brought into view and given focus: the file was picked, dropped or loaded
+   * from a list that may be long, and a verdict below the window would change nothing the learner sees.
+   * The region is focusable from code only (tabindex -1), so Tab leaves it as from any other place.
+   */
+  private verdict(kind: "alert" | "status", message: string): void {
+    this.say(kind, message);
+    const region = document.querySelector<HTMLElement>("[data-verdict]");
+    if (!region) return;
+    region.focus({ preventScroll: true });
+    const fits = region.getBoundingClientRect().height <= window.innerHeight;
+    region.scrollIntoView({ block: fits ? "nearest" : "start" });
   }
 
   /**
@@ -382,10 +398,13 @@ class Page {
     }
     this.labPresent();
     const box = panel.querySelector<HTMLElement>("[data-local-evidence]");
-    const list = box?.querySelector("ul");
-    if (!box || !list || files.length === 0) return;
-    for (const entry of files) {
-      const item = document.createElement("li");
+    const ownList = box?.querySelector("[data-own-evidence]");
+    const fold = box?.querySelector<HTMLDetailsElement>("[data-reference-runs]");
+    const foldList = fold?.querySelector("ul");
+    const summary = fold?.querySelector("summary");
+    if (!box || !ownList || !fold || !foldList || !summary || files.length === 0) return;
+    const item = (entry: (typeof files)[number]) => {
+      const line = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = this.text.client.load(entry.file);
@@ -395,12 +414,28 @@ class Page {
           if (!response.ok) throw new Error(this.text.client.serverAnswered(response.status));
           this.apply(checkVerification(await response.text(), this.course), entry.file);
         } catch (error) {
-          this.say("alert", this.text.client.couldNotLoad(entry.file, error instanceof Error ? error.message : String(error)));
+          this.verdict("alert", this.text.client.couldNotLoad(entry.file, error instanceof Error ? error.message : String(error)));
         }
       });
-      item.append(button);
-      list.append(item);
+      line.append(button);
+      return line;
+    };
+    // The learner's own runs first, this page's stage before the others; the reference runs, which
+    // never count, folded after them.
+    const here = this.stage?.id;
+    const rank = (entry: (typeof files)[number]) => (`stage-${entry.stage}` === here ? 0 : 1);
+    const own = files.filter((entry) => entry.target === "workspace").sort((a, b) => rank(a) - rank(b) || (a.key < b.key ? -1 : 1));
+    const reference = files.filter((entry) => entry.target !== "workspace");
+    if (own.length === 0) {
+      const none = document.createElement("li");
+      none.className = "muted";
+      none.textContent = this.text.client.noOwnEvidence;
+      ownList.append(none);
     }
+    ownList.append(...own.map(item));
+    foldList.append(...reference.map(item));
+    summary.textContent = this.text.client.referenceRuns(reference.length);
+    fold.hidden = reference.length === 0;
     box.hidden = false;
   }
 }

@@ -20,8 +20,12 @@ const stageProgressSchema = z.object({
   rubric: z.optional(z.array(z.boolean())),
   /** When a challenge part of the lesson (a fold, the reference solution) was first opened. */
   revealedAt: z.optional(z.iso.datetime()),
-  /** The time of the first passing run made before any challenge part was opened: passed on the challenge path. */
-  challengePassedAt: z.optional(z.iso.datetime()),
+  /**
+   * The time of the first passing run read while the Challenge switch was on and made before any
+   * challenge part was opened in this browser: all the page can see of how the stage was passed. (A
+   * `challengePassedAt` saved by earlier versions, which did not look at the switch, is dropped.)
+   */
+  challengeOnPassAt: z.optional(z.iso.datetime()),
 });
 const progressSchema = z.object({ version: z.literal(1), stages: z.record(z.string(), stageProgressSchema) });
 
@@ -44,25 +48,30 @@ export function stateOf(progress: StageProgress | undefined): StageState {
   return "Not started";
 }
 
-/** The stage passed its self-check with a run made before any challenge part was revealed. */
-export function passedOnChallengePath(progress: StageProgress | undefined): boolean {
-  return stateOf(progress) === "Self-check passed" && progress?.challengePassedAt !== undefined;
+/**
+ * The stage passed its self-check, and a passing run was read with the Challenge switch on and made
+ * before any challenge part was revealed in this browser. Nothing more: what the learner read elsewhere
+ * (the lesson's Markdown file, another browser) the page cannot see.
+ */
+export function challengeMarked(progress: StageProgress | undefined): boolean {
+  return stateOf(progress) === "Self-check passed" && progress?.challengeOnPassAt !== undefined;
 }
 
-/** The first reveal is the one that counts: a pass from a run made after it is not on the challenge path. */
+/** The first reveal is the one that counts: a pass from a run made after it earns no mark. */
 export function withReveal(progress: StageProgress, now: Date): StageProgress {
   return progress.revealedAt === undefined ? { ...progress, revealedAt: now.toISOString() } : progress;
 }
 
 /**
- * A stage's progress after a verdict is read. A passing run made before the first reveal (by the times
- * the run and the browser recorded) marks the stage passed on the challenge path, and stays marked: a
- * later run does not undo a pass that happened.
+ * A stage's progress after a verdict is read, `challengeOn` being the Challenge switch as the page reads
+ * it then. A passing run read with the switch on and made before the first reveal (by the times the run
+ * and the browser recorded) marks the stage, and the mark stays: a later run does not undo what the page
+ * saw.
  */
-export function withResults(progress: StageProgress, results: NonNullable<StageProgress["results"]>): StageProgress {
+export function withResults(progress: StageProgress, results: NonNullable<StageProgress["results"]>, challengeOn: boolean): StageProgress {
   const beforeReveal = progress.revealedAt === undefined || Date.parse(results.generatedAt) < Date.parse(progress.revealedAt);
-  const challengePassedAt = progress.challengePassedAt ?? (results.passed && beforeReveal ? results.generatedAt : undefined);
-  return { ...progress, downloaded: true, results, ...(challengePassedAt === undefined ? {} : { challengePassedAt }) };
+  const challengeOnPassAt = progress.challengeOnPassAt ?? (results.passed && challengeOn && beforeReveal ? results.generatedAt : undefined);
+  return { ...progress, downloaded: true, results, ...(challengeOnPassAt === undefined ? {} : { challengeOnPassAt }) };
 }
 
 export interface ProgressStore {

@@ -10,7 +10,7 @@ import {
   CHALLENGE_KEY,
   createChallengePreference,
   createStore,
-  passedOnChallengePath,
+  challengeMarked,
   stateOf,
   STATES,
   STORAGE_KEY,
@@ -18,6 +18,8 @@ import {
   withReveal,
 } from "../client/progress.js";
 import { checkVerification } from "../client/selfcheck.js";
+import { TEXT } from "../client/text.js";
+import { LOCALES, type Locale } from "../../lab/i18n/locale.js";
 import { courseData, loadCourse } from "../content.js";
 
 // The course data the built site embeds: the real stages, with their real suites and module hashes.
@@ -304,36 +306,95 @@ it("marks evidence from a CI run as a claim to check against the run, and refuse
   expect(local.kind === "read" && local.ci, "a local run's claim").toBe(null);
 });
 
-it("marks a stage passed on the challenge path only for a passing run made before the first reveal, and keeps the mark", () => {
+it("marks a pass as made with the challenge path on and nothing revealed in this browser only when the page saw both, and keeps the mark", () => {
   const results = (passed: boolean, generatedAt: string) => ({ passed, generatedAt, mastery: [] });
   const reveal = new Date("2026-05-06T12:00:00.000Z");
-  const never = withResults({ reading: true }, results(true, "2026-05-06T10:00:00.000Z"));
-  expect(never, "a pass with nothing revealed").toEqual({
+  const never = withResults({ reading: true }, results(true, "2026-05-06T10:00:00.000Z"), true);
+  expect(never, "a pass read with the switch on and nothing revealed").toEqual({
     reading: true,
     downloaded: true,
     results: results(true, "2026-05-06T10:00:00.000Z"),
-    challengePassedAt: "2026-05-06T10:00:00.000Z",
+    challengeOnPassAt: "2026-05-06T10:00:00.000Z",
   });
-  expect(passedOnChallengePath(never), "the mark after a pass with nothing revealed").toBe(true);
+  expect(challengeMarked(never), "the mark after that pass").toBe(true);
+  const switchOff = withResults({ reading: true }, results(true, "2026-05-06T10:00:00.000Z"), false);
+  expect(
+    { saved: switchOff.challengeOnPassAt, marked: challengeMarked(switchOff) },
+    "a pass read with the switch off: passed, and nothing more",
+  ).toEqual({ saved: undefined, marked: false });
 
   const revealed = withReveal(withReveal({ reading: true }, reveal), new Date("2026-05-07T00:00:00.000Z"));
   expect(revealed.revealedAt, "the first reveal is the one kept").toBe("2026-05-06T12:00:00.000Z");
-  const before = withResults(revealed, results(true, "2026-05-06T11:59:59.000Z"));
-  const after = withResults(revealed, results(true, "2026-05-06T12:00:01.000Z"));
-  const failing = withResults(revealed, results(false, "2026-05-06T11:00:00.000Z"));
+  const before = withResults(revealed, results(true, "2026-05-06T11:59:59.000Z"), true);
+  const after = withResults(revealed, results(true, "2026-05-06T12:00:01.000Z"), true);
+  const failing = withResults(revealed, results(false, "2026-05-06T11:00:00.000Z"), true);
   expect(
-    { before: passedOnChallengePath(before), after: passedOnChallengePath(after), failing: passedOnChallengePath(failing) },
+    { before: challengeMarked(before), after: challengeMarked(after), failing: challengeMarked(failing) },
     "the mark for a run made before the reveal, after it, and a failing one",
   ).toEqual({ before: true, after: false, failing: false });
 
-  // A pass that happened stays: a later passing run, even after a reveal, does not undo it, and a
-  // failing run hides the mark only while the stage is not passed.
-  const later = withResults(withReveal(never, reveal), results(true, "2026-05-08T00:00:00.000Z"));
-  expect(later.challengePassedAt, "the first challenge pass, kept").toBe("2026-05-06T10:00:00.000Z");
-  expect(passedOnChallengePath(later), "the mark after a later pass").toBe(true);
-  const broken = withResults(later, results(false, "2026-05-09T00:00:00.000Z"));
-  expect(passedOnChallengePath(broken), "the mark while the latest run fails").toBe(false);
-  expect(passedOnChallengePath(undefined), "a stage never opened").toBe(false);
+  // A mark that was earned stays: a later passing run, even after a reveal or with the switch off, does
+  // not undo it, and a failing run hides the mark only while the stage is not passed.
+  const later = withResults(withReveal(never, reveal), results(true, "2026-05-08T00:00:00.000Z"), false);
+  expect(later.challengeOnPassAt, "the first marked pass, kept").toBe("2026-05-06T10:00:00.000Z");
+  expect(challengeMarked(later), "the mark after a later pass").toBe(true);
+  const broken = withResults(later, results(false, "2026-05-09T00:00:00.000Z"), true);
+  expect(challengeMarked(broken), "the mark while the latest run fails").toBe(false);
+  expect(challengeMarked(undefined), "a stage never opened").toBe(false);
+});
+
+it("reads a mark saved by an earlier version, which never saw the switch, as no mark", () => {
+  const data = new Map<string, string>([
+    [
+      STORAGE_KEY,
+      JSON.stringify({
+        version: 1,
+        stages: {
+          [stage.id]: {
+            reading: true,
+            results: { passed: true, generatedAt: "2026-05-06T10:00:00.000Z", mastery: [] },
+            challengePassedAt: "2026-05-06T10:00:00.000Z",
+          },
+        },
+      }),
+    ],
+  ]);
+  const store = createStore({
+    getItem: (key) => data.get(key) ?? null,
+    setItem: (key, value) => void data.set(key, value),
+    removeItem: (key) => void data.delete(key),
+  });
+  const progress = store.read().stages[stage.id];
+  expect({ state: stateOf(progress), marked: challengeMarked(progress) }, "an old record's state and mark").toEqual({
+    state: "Self-check passed",
+    marked: false,
+  });
+});
+
+it("words the challenge mark as what this browser observed, in both editions, and never as a pass on the challenge path", () => {
+  const claims: Record<Locale, RegExp> = { en: /passed on the challenge path/i, "zh-CN": /在挑战路径上通过/ };
+  const observed: Record<Locale, RegExp> = { en: /in this browser/, "zh-CN": /这个浏览器/ };
+  const found: Record<string, string[]> = {};
+  for (const locale of LOCALES) {
+    const words = TEXT[locale];
+    const mark = words.home.challengeMark;
+    const texts: Record<string, string> = {
+      "the board's mark": mark,
+      "the states note": words.home.statesNote(["A", "B"], mark),
+      "a hidden part's note": words.reveals.challengeNote,
+      "the status after a marked pass": words.client.challengePassed,
+      "the status after a reveal": words.client.challengeRevealed("2026-05-06 12:00"),
+      "the status before any reveal": words.client.challengeHidden(3),
+      "the verdict's added sentence": words.client.challengeSeen,
+    };
+    found[locale] = Object.entries(texts)
+      .filter(([, text]) => claims[locale].test(text) || !observed[locale].test(text))
+      .map(([what, text]) => `${what}: ${text}`);
+  }
+  expect(found, "wordings that claim a pass on the challenge path or do not say they speak of this browser").toEqual({
+    en: [],
+    "zh-CN": [],
+  });
 });
 
 it("remembers the Challenge switch apart from progress, and keeps a choice the storage refuses for the page", () => {

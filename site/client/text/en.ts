@@ -9,6 +9,8 @@ import { term, type GlossaryTerm } from "../../../lab/i18n/glossary.js";
 
 const en = (name: GlossaryTerm) => term(name, "en");
 const quoteList = (names: readonly string[]) => names.map((name) => `"${name}"`).join(", ");
+/** What the board adds to a pass read with the Challenge switch on, before anything was revealed: what the page saw, no more. */
+const CHALLENGE_MARK = "challenge path on, nothing revealed in this browser";
 
 export const WORDS = {
   /** What goes between two sentences, or a label and its text: a space in English, nothing in Chinese. */
@@ -42,9 +44,9 @@ export const WORDS = {
     boardTitle: "Your progress",
     boardCaption: "State of each stage",
     columns: [en("Stage"), "Lesson", "State"] as readonly [string, string, string],
-    challengeMark: "passed on the challenge path",
+    challengeMark: CHALLENGE_MARK,
     statesNote: (states: readonly string[], mark: string) =>
-      `States, in order: ${states.join(" → ")}. A stage is marked "${mark}" when its self-check passed with a run made before any of its challenge parts was revealed.`,
+      `States, in order: ${states.join(" → ")}. A passed stage is also marked "${mark}" when its self-check was read with the Challenge switch on and none of its hidden parts had been opened in this browser before the run was made. That is all a page can see: what you read elsewhere, such as the lesson's Markdown file, it cannot know.`,
     reset: "Reset progress",
     selfCheckHeading: "Self-check: load a verification.json",
   },
@@ -94,7 +96,7 @@ export const WORDS = {
       challenge: "Show the reference solution, hidden on the challenge path",
       open: "Hide the reference solution",
     },
-    challengeNote: "Hidden on the challenge path. Opening it is noted: only a run made before then counts as passed on the challenge path.",
+    challengeNote: `Hidden on the challenge path. Opening it is noted in this browser: a pass from a run made after then is marked passed, and nothing more.`,
   },
   panel: {
     masteryHeading: (nn: string) => `Load the verification.json of stage ${nn}`,
@@ -105,14 +107,19 @@ export const WORDS = {
     chooseHtml: "Choose <code>verification.json</code>",
     dropHint: "or drop the file here",
     localEvidence: "Evidence files in this checkout",
+    /** The name of the region that shows what the last file read proves; focus moves to it. */
+    verdictLabel: "Self-check verdict",
+    referenceRunsNote:
+      "Runs against the course's own trees (solution, faulty, start), as verify and the fault lab write them: loading one says why it does not count.",
   },
   client: {
     storageRefused: "This browser refuses storage here: progress lasts until you leave the page.",
-    challengePassed: "Passed on the challenge path: your passing run was made before any part was revealed.",
+    challengePassed:
+      "Passed, read with the challenge path on, and nothing of this lesson was revealed in this browser before the run. What you read elsewhere this page cannot see.",
     challengeRevealed: (when: string) =>
-      `You revealed a hidden part on ${when}: only a passing run made before then counts as passed on the challenge path.`,
+      `You revealed a hidden part in this browser on ${when}: a pass from a run made after then is marked passed, and nothing more.`,
     challengeHidden: (parts: number) =>
-      `${parts} part${parts === 1 ? "" : "s"} of this lesson ${parts === 1 ? "is" : "are"} hidden. Nothing is revealed yet, so a pass counts as passed on the challenge path.`,
+      `${parts} part${parts === 1 ? "" : "s"} of this lesson ${parts === 1 ? "is" : "are"} hidden. Nothing is revealed in this browser yet: a pass read now is marked "${CHALLENGE_MARK}".`,
     resetConfirm: "Reset your progress in every stage? Your files and evidence are not touched.",
     resetDone: "Progress reset. Nothing else was changed.",
     quizRight: (letter: string) => `Right: ${letter} is the answer.`,
@@ -121,9 +128,12 @@ export const WORDS = {
     unreadable: (file: string, reason: string) => `The browser could not read ${file}: ${reason}`,
     /** A verdict or a problem, prefixed with the file it is about. */
     about: (file: string, message: string) => `${file}: ${message}`,
-    passedOnChallengePath: " Passed on the challenge path.",
+    /** Added to a passing verdict read with the switch on, for a run made before any reveal. */
+    challengeSeen: " Challenge path on, nothing revealed in this browser before this run.",
     otherStage: (nn: string) => ` (This file is for stage ${nn}; its progress was updated.)`,
     load: (file: string) => `Load ${file}`,
+    noOwnEvidence: "No run of your own code yet: npm test -- stage-NN writes its verification.json.",
+    referenceRuns: (count: number) => `Reference runs (${count})`,
     couldNotLoad: (file: string, reason: string) => `Could not load ${file}: ${reason}`,
     serverAnswered: (status: number) => `the server answered ${status}`,
   },

@@ -4,6 +4,7 @@ import type { SiteText } from "./en.js";
 
 const zh = (name: GlossaryTerm) => term(name, "zh-CN");
 const quoteList = (names: readonly string[]) => names.map((name) => `“${name}”`).join("、");
+const CHALLENGE_MARK = `${zh("Challenge path")}已开启，这个浏览器中未展开任何部分`;
 
 export const WORDS: SiteText = {
   gap: "",
@@ -34,9 +35,9 @@ export const WORDS: SiteText = {
     boardTitle: "你的进度",
     boardCaption: "每个阶段的状态",
     columns: [zh("Stage"), "课程", "状态"],
-    challengeMark: `在${zh("Challenge path")}上通过`,
+    challengeMark: CHALLENGE_MARK,
     statesNote: (states, mark) =>
-      `状态依次为：${states.join(" → ")}。如果一个阶段的${zh("Self-check")}通过，而且那次运行发生在展开它的任何隐藏部分之前，这个阶段就会标上“${mark}”。`,
+      `状态依次为：${states.join(" → ")}。一个已通过的阶段，如果读取${zh("Self-check")}结果时“挑战”开关是打开的，而且在那次运行之前，这个浏览器中没有展开过它的任何隐藏部分，还会标上“${mark}”。页面能看到的只有这些：你在别处读过什么（比如课程的 Markdown 文件），它无从知道。`,
     reset: "重置进度",
     selfCheckHeading: `${zh("Self-check")}：载入 verification.json`,
   },
@@ -89,7 +90,7 @@ export const WORDS: SiteText = {
       challenge: `显示${zh("Reference solution")}（${zh("Challenge path")}上已隐藏）`,
       open: `收起${zh("Reference solution")}`,
     },
-    challengeNote: `在${zh("Challenge path")}上隐藏。打开它会被记录：只有在此之前完成的运行，才算在${zh("Challenge path")}上通过。`,
+    challengeNote: `在${zh("Challenge path")}上隐藏。打开它会记录在这个浏览器中：此后完成的运行即使通过，也只标为通过，不再多说。`,
   },
   panel: {
     masteryHeading: (nn) => `载入${zh("Stage")} ${nn} 的 verification.json`,
@@ -98,13 +99,16 @@ export const WORDS: SiteText = {
     chooseHtml: "选择 <code>verification.json</code>",
     dropHint: "或者把文件拖到这里",
     localEvidence: "本仓库检出中的证据文件",
+    verdictLabel: `${zh("Self-check")}结论`,
+    referenceRunsNote:
+      "针对课程自带代码树（solution、faulty、start）的运行，由 verify 和故障实验室写下：载入其中一个，会说明它为什么不计入。",
   },
   client: {
     storageRefused: "这个浏览器在这里拒绝本地存储：进度只保留到你离开本页为止。",
-    challengePassed: `已在${zh("Challenge path")}上通过：你那次通过的运行，发生在展开任何隐藏部分之前。`,
-    challengeRevealed: (when) => `你在 ${when} 展开了一个隐藏部分：只有在此之前完成的通过运行，才算在${zh("Challenge path")}上通过。`,
+    challengePassed: `已通过：读取结果时${zh("Challenge path")}已开启，而且在那次运行之前，这个浏览器中没有展开本课的任何部分。你在别处读过什么，本页无从得知。`,
+    challengeRevealed: (when) => `你在 ${when} 于这个浏览器中展开了一个隐藏部分：此后完成的运行即使通过，也只标为通过，不再多说。`,
     challengeHidden: (parts) =>
-      `本课有 ${parts} 个部分处于隐藏状态。目前还没有展开任何部分，所以现在通过就算在${zh("Challenge path")}上通过。`,
+      `本课有 ${parts} 个部分处于隐藏状态。这个浏览器中还没有展开任何部分：现在读取的通过结果，会标上“${CHALLENGE_MARK}”。`,
     resetConfirm: "要重置所有阶段的进度吗？你的文件和证据不会被改动。",
     resetDone: "进度已重置，其他内容都没有改动。",
     quizRight: (letter) => `答对了：答案是 ${letter}。`,
@@ -112,9 +116,11 @@ export const WORDS: SiteText = {
     dropNothing: "没有可读取的内容：请拖入 verification.json 文件本身。",
     unreadable: (file, reason) => `浏览器无法读取 ${file}：${reason}`,
     about: (file, message) => `${file}：${message}`,
-    passedOnChallengePath: `已在${zh("Challenge path")}上通过。`,
+    challengeSeen: `${zh("Challenge path")}已开启，这次运行之前，这个浏览器中没有展开任何部分。`,
     otherStage: (nn) => `（这个文件属于${zh("Stage")} ${nn}，已更新该阶段的进度。）`,
     load: (file) => `载入 ${file}`,
+    noOwnEvidence: "还没有你自己代码的运行：npm test -- stage-NN 会写下它的 verification.json。",
+    referenceRuns: (count) => `参考运行（${count} 个）`,
     couldNotLoad: (file, reason) => `无法载入 ${file}：${reason}`,
     serverAnswered: (status) => `服务器返回 ${status}`,
   },
