@@ -5,9 +5,10 @@ import { parseCLI } from "vitest/node";
 import { loadCatalog } from "./lab/catalog/catalog.js";
 import { learnerWatchTriggers, ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
 import { evidencePlugin } from "./lab/evidence/plugin.js";
-import type { Locale } from "./lab/i18n/locale.js";
+import type { Locale } from "./lab/core/locale.js";
 import { chooseLocale, messages } from "./lab/i18n/messages.js";
-import { parseTarget, TARGETS, treeFor, UnknownTargetError, type Target } from "./lab/trees/trees.js";
+import { TARGETS, type Target } from "./lab/trees/targets.js";
+import { parseTarget, treeFor, UnknownTargetError } from "./lab/trees/trees.js";
 
 function editionFromEnvironment(): Locale {
   const chosen = chooseLocale();

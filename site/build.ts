@@ -7,7 +7,7 @@ import { build as esbuild, type Plugin } from "esbuild";
 import { headings } from "../lab/authoring/lesson.js";
 import { learningPath } from "../lab/authoring/map.js";
 import { dirs, localized } from "../lab/core/layout.js";
-import { LOCALES, type Locale } from "../lab/i18n/locale.js";
+import { LOCALES, type Locale } from "../lab/core/locale.js";
 import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, type StagePageData } from "./client/course.js";
 import { TEXT } from "./client/text.js";
 import { contentIn, type Course, courseData, loadCourse, stagePage } from "./content.js";

@@ -8,12 +8,12 @@ import { faultPatch } from "../lab/catalog/fault-patch.js";
 import { knownCopies } from "../lab/evidence/copies.js";
 import { localized, moduleFile, repoPath } from "../lab/core/layout.js";
 import { contractIn, specIn } from "../lab/i18n/content.js";
-import { LOCALES, type Locale } from "../lab/i18n/locale.js";
+import { LOCALES, type Locale } from "../lab/core/locale.js";
 import type { FaultContract } from "../lab/catalog/failure-schema.js";
 import type { StageSpec } from "../lab/catalog/stage-schema.js";
 import { committedSummary } from "../lab/mutation/stage.js";
 import type { MutationSummary } from "../lab/mutation/summary.js";
-import type { CourseData } from "./client/course.js";
+import type { CourseData } from "../lab/evidence/course-data.js";
 
 export interface SourceFile {
   readonly path: string;

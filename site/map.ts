@@ -3,7 +3,7 @@
 // facts as a table, which is also the diagram's text alternative; both in the page's edition.
 import { blockPattern } from "../lab/authoring/lesson.js";
 import { PATH_COLUMNS, pathCells, listOf, type PathStage } from "../lab/authoring/map.js";
-import type { Locale } from "../lab/i18n/locale.js";
+import type { Locale } from "../lab/core/locale.js";
 import { TEXT } from "./client/text.js";
 import { escapeHtml, langAttribute, markdown, untranslatedNote, withHeadingIds, withoutSwitchLine } from "./render.js";
 

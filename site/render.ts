@@ -19,18 +19,10 @@ import { OPTION_LETTERS } from "../lab/catalog/names.js";
 import { withLf } from "../lab/core/files.js";
 import { evidenceFolder, localized } from "../lab/core/layout.js";
 import { GLOSSARY, term } from "../lab/i18n/glossary.js";
-import { LOCALE_NAMES, LOCALES, type Locale } from "../lab/i18n/locale.js";
+import { LOCALE_NAMES, LOCALES, type Locale } from "../lab/core/locale.js";
 import { strengthSentence } from "../lab/mutation/summary.js";
-import {
-  COURSE_DATA_ID,
-  EDITION_DIRS,
-  GLOSSARY_PAGE,
-  MAP_PAGE,
-  packCourse,
-  STAGE_DATA_ID,
-  type CourseData,
-  type StagePageData,
-} from "./client/course.js";
+import { type CourseData } from "../lab/evidence/course-data.js";
+import { COURSE_DATA_ID, EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, packCourse, STAGE_DATA_ID, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
 import { TEXT } from "./client/text.js";
 import { stagePage, type StageContent } from "./content.js";

@@ -7,7 +7,7 @@ import { readFileState } from "../lab/core/files.js";
 import { isInside } from "../lab/core/inside.js";
 import { dirs, evidenceRoot } from "../lab/core/layout.js";
 import { targetOfEvidence } from "../lab/evidence/build.js";
-import type { Target } from "../lab/evidence/schema.js";
+import type { Target } from "../lab/trees/targets.js";
 import { EVIDENCE_ENDPOINT } from "./client/course.js";
 
 const TYPES: Readonly<Record<string, string>> = {

@@ -3,8 +3,8 @@
 // generated blocks (fresh, in the twin's language), every code block byte for byte, the folds, the
 // structured fields of stage.json and failure.json, and a link from each page to the other.
 import { withLf } from "../core/files.js";
-import type { Locale } from "../i18n/locale.js";
-import { LOCALE_NAMES } from "../i18n/locale.js";
+import type { Locale } from "../core/locale.js";
+import { LOCALE_NAMES } from "../core/locale.js";
 import { contractEditionProblems, specEditionProblems } from "../i18n/content.js";
 import { lessonProblems, scanFolds, type LessonSources } from "./lesson.js";
 

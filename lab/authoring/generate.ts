@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Catalog } from "../catalog/catalog.js";
 import { withLf, writeFileAtomic } from "../core/files.js";
 import { localized, repoPath } from "../core/layout.js";
-import { LOCALES } from "../i18n/locale.js";
+import { LOCALES } from "../core/locale.js";
 import { courseMapSync, generatedFiles } from "./generated.js";
 import { syncBlocks } from "./lesson.js";
 import { committedSummary } from "../mutation/stage.js";

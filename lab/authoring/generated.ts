@@ -11,7 +11,7 @@ import { layoutOf, repoPath, ROOT, type Layout } from "../core/layout.js";
 import { syncCourseMap, type CourseMapSync } from "./map.js";
 import { exportedSchemas } from "./schemas.js";
 import { glossaryPage } from "../i18n/glossary.js";
-import { LOCALES, type Locale } from "../i18n/locale.js";
+import { LOCALES, type Locale } from "../core/locale.js";
 import { localized } from "../core/layout.js";
 
 export interface GeneratedFile {

@@ -3,6 +3,7 @@
 // blocks render them into the README so it reads well on a code host, and `verify` fails when a block
 // is stale. The site swaps the same blocks for interactive widgets.
 import { experimentId, faultCommand, type Stage } from "../catalog/catalog.js";
+import { SECTIONS, type Section } from "../catalog/sections.js";
 import { withLf } from "../core/files.js";
 import { evidenceFolder } from "../core/layout.js";
 import { OPTION_LETTERS } from "../catalog/names.js";
@@ -11,24 +12,7 @@ import type { StageSpec } from "../catalog/stage-schema.js";
 import { strengthSentence, type MutationSummary } from "../mutation/summary.js";
 import { contractIn, specIn } from "../i18n/content.js";
 import { term } from "../i18n/glossary.js";
-import type { Locale } from "../i18n/locale.js";
-
-export const SECTIONS = [
-  "The problem",
-  "Predict",
-  "Concepts",
-  "Experiment card",
-  "Worked example",
-  "Reference solution",
-  "Guided practice",
-  "Completion criteria",
-  "Fault lab",
-  "Transfer challenge",
-  "Design question",
-  "Mastery evidence",
-] as const;
-
-export type Section = (typeof SECTIONS)[number];
+import type { Locale } from "../core/locale.js";
 
 /** The twelve headings as a lesson in `locale` writes them: the glossary's words, one mapping for every stage. */
 export function sectionTitles(locale: Locale): readonly string[] {

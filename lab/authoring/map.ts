@@ -9,7 +9,7 @@ import { withLf } from "../core/files.js";
 import { moduleFile, modulePath } from "../core/layout.js";
 import { blockMarkers, fillBlock } from "./lesson.js";
 import { specIn } from "../i18n/content.js";
-import type { Locale } from "../i18n/locale.js";
+import type { Locale } from "../core/locale.js";
 import { localized } from "../core/layout.js";
 
 export interface PathStage {

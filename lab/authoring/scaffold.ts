@@ -6,10 +6,11 @@ import { writeFileAtomic } from "../core/files.js";
 import { dirs, modulePath, moduleFile, repoPath, stageFiles } from "../core/layout.js";
 import { type Catalog } from "../catalog/catalog.js";
 import { MODULE_NAME, STAGE_ID } from "../catalog/names.js";
-import { BLOCK_NAMES, BLOCKS, SECTIONS, sectionTitles } from "./lesson.js";
+import { SECTIONS } from "../catalog/sections.js";
+import { BLOCK_NAMES, BLOCKS, sectionTitles } from "./lesson.js";
 import { switchLine } from "./editions.js";
 import { localized } from "../core/layout.js";
-import { TWIN_LOCALE, type Locale } from "../i18n/locale.js";
+import { TWIN_LOCALE, type Locale } from "../core/locale.js";
 
 /** The mark of a piece the author still has to write. */
 export const PLACEHOLDER = "PLACEHOLDER";

@@ -1,6 +1,8 @@
 // Entry point of `npm run verify` (all stages) and `npm run verify -- stage-03 …` (some of them).
 import { parseArgs } from "node:util";
+import { siteSuite } from "../../site/test/suite.js";
 import { loadCatalog, stageByName } from "../catalog/catalog.js";
+import { labSuite } from "../test/suite.js";
 import { formatReport } from "../verify/report.js";
 import { runVerify } from "../verify/verify.js";
 
@@ -15,6 +17,7 @@ const stages = positionals.map((name) => {
   return stage.id;
 });
 
-const report = await runVerify({ stages });
+// The repository's own suites run beside the stages; each registers itself where its tests live.
+const report = await runVerify({ stages, suites: [labSuite, siteSuite], onProjectEnd: (name) => console.log(`  finished ${name}`) });
 console.log(formatReport(report));
 process.exitCode = report.ok ? 0 : 1;

@@ -1,7 +1,10 @@
 // `lab class <folder>`: the class report, as a static page and a CSV, from many learners' evidence.
 import { existsSync, lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { classHtml } from "../../site/class.js";
+import { courseData, loadCourse } from "../../site/content.js";
 import { writeFileAtomic } from "../core/files.js";
+import { buildClassReport, classCsv, REPORT_FILES } from "../evidence/class-report.js";
 import type { Messages } from "../i18n/messages.js";
 import { CommandError, type Output } from "./shared.js";
 
@@ -9,11 +12,7 @@ export async function classReport(folder: string, out: string | undefined, outpu
   const input = resolve(folder);
   if (!existsSync(input) || !lstatSync(input).isDirectory()) throw new CommandError(text.class.notAFolder(folder));
   const target = resolve(out ?? input);
-  // The site's modules: the report judges with the self-check and the course data the site embeds.
-  const [{ buildClassReport, classCsv, classHtml, REPORT_FILES }, { courseData, loadCourse }] = await Promise.all([
-    import("../../site/class.js"),
-    import("../../site/content.js"),
-  ]);
+  // The report judges with the self-check and the course data the site embeds.
   const report = buildClassReport(input, courseData(loadCourse()));
   const html = join(target, REPORT_FILES.html);
   const csv = join(target, REPORT_FILES.csv);

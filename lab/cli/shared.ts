@@ -8,7 +8,8 @@ import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog/c
 import { readFileState, sha256 } from "../core/files.js";
 import { ROOT } from "../core/layout.js";
 import type { Messages, OptionProblem } from "../i18n/messages.js";
-import { parseTarget, TARGETS, UnknownTargetError, type Target } from "../trees/trees.js";
+import { TARGETS, type Target } from "../trees/targets.js";
+import { parseTarget, UnknownTargetError } from "../trees/trees.js";
 
 /** A mistake in how a command was called: exit status 2, with the valid choices named. */
 export class UsageError extends Error {

@@ -11,7 +11,7 @@ import { padDisplay } from "../core/style.js";
 import { lessonIn } from "../i18n/content.js";
 import type { Messages } from "../i18n/messages.js";
 import { reference } from "../trees/reference.js";
-import { acquireLock, type Lock, type LockHolder } from "./lock.js";
+import { acquireLock, LockRefused, type AcquireResult, type Lock, type LockHolder, type LockRefusal } from "../core/lock.js";
 import { CommandError, short, type Output } from "./shared.js";
 import { applyChanges, listBackups, markRestored, readManifest, type Change } from "./transaction.js";
 
@@ -78,7 +78,7 @@ export interface StartOptions {
 
 /** Runs `body` holding the lab's lock, after tidying what an interrupted command may have left. */
 async function locked<T>(command: string, output: Output, text: Messages, body: (lock: Lock) => Promise<T>): Promise<T> {
-  const { lock, interrupted } = acquireLock(dirs.lock, command, text);
+  const { lock, interrupted } = lockFor(command, text);
   try {
     if (interrupted) reportInterrupted(interrupted, output, text);
     await sweepTemporaryFiles(output, text);
@@ -211,4 +211,18 @@ export async function restore(name: string | undefined, options: StartOptions): 
 function readCommand(name: string, text: Messages): string {
   const manifest = readManifest(name, text);
   return typeof manifest === "string" ? "" : manifest.command;
+}
+
+/** The lab's lock for `command`, or a CommandError worded for the learner. */
+function lockFor(command: string, text: Messages): AcquireResult {
+  try {
+    return acquireLock(dirs.lock, command);
+  } catch (error) {
+    if (error instanceof LockRefused) throw new CommandError(refusalText(error.refusal, text));
+    throw error;
+  }
+}
+
+function refusalText(refusal: LockRefusal, text: Messages): string {
+  return refusal.kind === "busy" ? text.lock.busy(refusal.command, refusal.pid, refusal.startedAt) : text.lock.contended;
 }

@@ -20,7 +20,7 @@ export interface ModuleStatus {
   readonly bytes: Buffer | null;
 }
 
-export type StageState = "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
+export type WorkspaceState = "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
 
 export interface StageStatus {
   readonly stage: Stage;
@@ -28,7 +28,7 @@ export interface StageStatus {
   readonly modules: readonly ModuleStatus[];
   readonly evidence: "none" | "unreadable" | Verification["acceptance"];
   readonly evidenceAt: string | null;
-  readonly state: StageState;
+  readonly state: WorkspaceState;
   /** The next step, in the edition's words. */
   readonly next: string;
 }

@@ -1,7 +1,7 @@
 // Where things live in the repository. Every other module asks here instead of building paths itself.
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Locale } from "../i18n/locale.js";
+import type { Locale } from "../core/locale.js";
 import { isInside } from "./inside.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");

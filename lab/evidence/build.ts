@@ -3,18 +3,11 @@
 import { join } from "node:path";
 import { experimentId, type Stage } from "../catalog/catalog.js";
 import { evidenceDir } from "../core/layout.js";
-import { evaluateContract } from "../verify/judge-contract.js";
+import { evaluateContract } from "./judge.js";
 import { writeFileAtomic } from "../core/files.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
-import {
-  TARGETS,
-  VERIFICATION_SCHEMA_VERSION,
-  verificationSchema,
-  type LoadError,
-  type Target,
-  type TestResult,
-  type Verification,
-} from "./schema.js";
+import { TARGETS, type Target } from "../trees/targets.js";
+import { VERIFICATION_SCHEMA_VERSION, verificationSchema, type LoadError, type TestResult, type Verification } from "./schema.js";
 
 export interface RunFacts {
   readonly stage: Pick<Stage, "id" | "nn" | "slug">;

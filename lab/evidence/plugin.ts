@@ -4,7 +4,7 @@
 // resolved and before they are created, and adds this one to whatever list the run ended up with.
 import type { Plugin } from "vite";
 import "vitest/config";
-import type { Locale } from "../i18n/locale.js";
+import type { Locale } from "../core/locale.js";
 import type { ProjectIndex } from "../vitest/projects.js";
 import { EvidenceReporter } from "./reporter.js";
 

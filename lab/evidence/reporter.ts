@@ -12,8 +12,9 @@ import type { ProjectIndex, StageProject } from "../vitest/projects.js";
 import { buildVerification, evidenceFile, writeEvidence } from "./build.js";
 import { resultsOf, type Results } from "./results.js";
 import { ciRun } from "./run.js";
-import type { Target, Verification } from "./schema.js";
-import type { Locale } from "../i18n/locale.js";
+import type { Target } from "../trees/targets.js";
+import type { Verification } from "./schema.js";
+import type { Locale } from "../core/locale.js";
 import { messages } from "../i18n/messages.js";
 
 /** The error a run ends with when a verification.json could not be written. */

@@ -2,6 +2,7 @@
 // Written with zod/mini and free of Node APIs: the site bundles this very module to validate files in
 // the browser, and mini keeps that bundle small (its methods are tree-shakable functions).
 import * as z from "zod/mini";
+import { TARGETS } from "../trees/targets.js";
 import { STAGE_ID } from "../catalog/names.js";
 import "../core/zod.js"; // English error messages
 
@@ -9,17 +10,7 @@ import "../core/zod.js"; // English error messages
 export const VERIFICATION_SCHEMA_VERSION = 2;
 export const READABLE_SCHEMA_VERSIONS = [1, 2] as const;
 
-export const TARGETS = ["workspace", "solution", "faulty", "start"] as const;
 export const targetSchema = z.enum(TARGETS);
-export type Target = z.infer<typeof targetSchema>;
-
-/** What each tree is, in words for a learner: "a run against …". */
-export const TARGET_DESCRIPTIONS: Readonly<Record<Target, string>> = {
-  workspace: "your own code in workspace/",
-  solution: "the reference solution",
-  faulty: "the faulty tree of the fault lab",
-  start: "the stage's starting point (the earlier stages' reference, without this stage's module)",
-};
 
 const text = z.string().check(z.minLength(1));
 const count = z.int().check(z.nonnegative());

@@ -5,7 +5,7 @@ import type { Stage } from "../catalog/catalog.js";
 import type { FaultContract, FaultText } from "../catalog/failure-schema.js";
 import type { StageSpec, StageText } from "../catalog/stage-schema.js";
 import { localized } from "../core/layout.js";
-import type { Locale } from "./locale.js";
+import type { Locale } from "../core/locale.js";
 
 /** The spec with its text in `locale`, or null when that edition is missing. */
 export function specIn(spec: StageSpec, locale: Locale): StageSpec | null {

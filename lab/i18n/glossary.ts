@@ -1,7 +1,7 @@
 // The course's vocabulary in both editions: the one home of every term a lesson heading, a generated
 // block, the site or the lab CLI shows. `npm run generate` writes it out as docs/glossary.md, and the
 // Chinese lessons use the same words, so the two editions and the site agree.
-import type { Locale } from "./locale.js";
+import type { Locale } from "../core/locale.js";
 
 export interface Term {
   readonly en: string;

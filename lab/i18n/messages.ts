@@ -4,9 +4,10 @@
 // values, code. The Chinese words of the course come from the glossary (`term`).
 import type { BrowserProblem, FoundBrowser } from "../core/browser.js";
 import type { NotAFile } from "../core/files.js";
-import type { StageState } from "../cli/status.js";
+import type { WorkspaceState } from "../cli/status.js";
 import { term, type GlossaryTerm } from "./glossary.js";
-import { LOCALES, UnknownLocaleError, localeFromEnvironment, type Locale } from "./locale.js";
+import { LOCALES, type Locale } from "../core/locale.js";
+import { UnknownLocaleError, localeFromEnvironment } from "./locale.js";
 
 /** Why an option could not be parsed; `message` is Node's own (English) sentence. */
 export type OptionProblem = {
@@ -151,7 +152,6 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     testing: (stages: string) => `Testing ${stages} against workspace/.`,
     oneFolder: "give one folder: class <folder>",
     verifying: (stages: string | null) => `Verifying ${stages ?? "every stage"}…`,
-    verified: (project: string) => `  finished ${project}`,
     newArguments: "give a stage number and a slug: new <NN> <slug>",
     notAStageNumber: (value: string) => `"${value}" is not a stage number: give 1 to 99`,
     created: (file: string) => `created ${file}`,
@@ -168,7 +168,7 @@ Every command has --help. ${STAGE_NAMES_EN}`,
       failing: "failing",
       passed: "passed",
       "changed since passing": "changed since passing",
-    } satisfies Record<StageState, string>,
+    } satisfies Record<WorkspaceState, string>,
     noEvidence: "none",
     unreadableEvidence: "unreadable",
     blocked: (module: string, what: NotAFile) => `${module} is ${what}, not a file: move it away and write the module there`,
@@ -535,7 +535,6 @@ ${lines}
     testing: (stages) => `针对 workspace/ 测试 ${stages}。`,
     oneFolder: "请给出一个文件夹：class <folder>",
     verifying: (stages) => `正在验证${stages === null ? "每个阶段" : ` ${stages}`}…`,
-    verified: (project) => `  已完成 ${project}`,
     newArguments: "请给出阶段编号和 slug：new <NN> <slug>",
     notAStageNumber: (value) => `“${value}”不是阶段编号：请给出 1 到 99`,
     created: (file) => `已创建 ${file}`,

@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { $ } from "zx";
 import type { Stage } from "../catalog/catalog.js";
 import { writeFileAtomic } from "../core/files.js";
-import { acquireLock } from "../cli/lock.js";
+import { acquireLock, LockRefused } from "../core/lock.js";
 import { messages } from "../i18n/messages.js";
 import { dirs, repoPath, ROOT } from "../core/layout.js";
 import { currentSources, mutatedModules, readSummary, summaryFile } from "./stage.js";
@@ -34,7 +34,7 @@ export interface StageRun {
 export async function mutateStage(stage: Stage, options: { readonly quiet?: boolean } = {}): Promise<StageRun> {
   // Two runs of one stage would remove each other's sandbox: the second refuses, naming the first.
   // `npm run mutate` is an author's tool, and speaks English as the rest of its output does.
-  const { lock } = acquireLock(join(dirs.mutationState, `${stage.id}.lock`), `mutate ${stage.id}`, messages("en"));
+  const { lock } = mutationLock(stage);
   try {
     return await runStryker(stage, options);
   } finally {
@@ -103,4 +103,15 @@ async function runStryker(stage: Stage, options: { readonly quiet?: boolean }): 
 
 export function writeSummary(stage: Stage, summary: MutationSummary): void {
   writeFileAtomic(summaryFile(stage), `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+function mutationLock(stage: Stage) {
+  try {
+    return acquireLock(join(dirs.mutationState, `${stage.id}.lock`), `mutate ${stage.id}`);
+  } catch (error) {
+    if (!(error instanceof LockRefused)) throw error;
+    const { refusal } = error;
+    const text = messages("en").lock;
+    throw new Error(refusal.kind === "busy" ? text.busy(refusal.command, refusal.pid, refusal.startedAt) : text.contended);
+  }
 }

@@ -1,7 +1,7 @@
 // A stage's mutation summary (fixtures/stage-NN-<slug>/mutation.json): what `npm run mutate` found, the
 // survivors a reviewer accepted as equivalent, and the hashes of the files it was computed from. Pure:
 // the caller reads files and StrykerJS's report; verify recomputes the score from the counts.
-import type { Locale } from "../i18n/locale.js";
+import type { Locale } from "../core/locale.js";
 import * as z from "zod/mini";
 
 /** A mutant as a reviewer finds it in the module: line:column, StrykerJS's mutator, the replacement. */

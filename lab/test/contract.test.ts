@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { evaluateContract, evaluateStart } from "../verify/judge-contract.js";
+import { evaluateContract, evaluateStart } from "../evidence/judge.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
 import type { LoadError, TestResult } from "../evidence/schema.js";
 

@@ -7,7 +7,8 @@ import { loadCatalog } from "../catalog/catalog.js";
 import { repoPath } from "../core/layout.js";
 import { displayWidth, padDisplay } from "../core/style.js";
 import { lessonIn } from "../i18n/content.js";
-import { editionOf, forgeLang, isLocale, localeFromEnvironment, UnknownLocaleError } from "../i18n/locale.js";
+import { isLocale } from "../core/locale.js";
+import { editionOf, forgeLang, localeFromEnvironment, UnknownLocaleError } from "../i18n/locale.js";
 import { chooseLocale } from "../i18n/messages.js";
 
 it("reads FORGE_LANG first, then LC_ALL, LC_MESSAGES and LANG in that order, then the system's own locale", () => {

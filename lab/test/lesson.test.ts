@@ -11,11 +11,11 @@ import {
   lessonProblems,
   renderBlock,
   scanFolds,
-  SECTIONS,
   syncBlocks,
   type LessonSources,
 } from "../authoring/lesson.js";
 import { expectedMessages, unshownMessages } from "../authoring/expected-messages.js";
+import { SECTIONS } from "../catalog/sections.js";
 import { ROOT } from "../core/layout.js";
 import { committedSummary } from "../mutation/stage.js";
 

@@ -6,7 +6,8 @@ import { expect, it } from "vitest";
 import { findStage, loadCatalog, type Stage } from "../catalog/catalog.js";
 import { buildVerification, type RunFacts } from "../evidence/build.js";
 
-import type { LoadError, Target, TestResult } from "../evidence/schema.js";
+import type { LoadError, TestResult } from "../evidence/schema.js";
+import type { Target } from "../trees/targets.js";
 import { treeFor } from "../trees/trees.js";
 import { judgeFault, judgeSolution, judgeSpec, judgeStart, type StageRun } from "../verify/verify.js";
 import { lintProblems } from "../verify/lint.js";

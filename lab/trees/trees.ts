@@ -5,9 +5,7 @@ import { join } from "node:path";
 import { entryKind, type NotAFile } from "../core/files.js";
 import { MODULE_DIR, dirs } from "../core/layout.js";
 import type { Catalog, Fault, Stage } from "../catalog/catalog.js";
-import { TARGETS, type Target } from "../evidence/schema.js";
-
-export { TARGETS, type Target };
+import { TARGETS, type Target } from "./targets.js";
 
 export class UnknownTargetError extends Error {
   constructor(readonly value: string) {

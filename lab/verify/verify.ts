@@ -8,11 +8,11 @@ import { basename, dirname, join } from "node:path";
 import type { TestModule } from "vitest/node";
 import { createVitest } from "vitest/node";
 import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/catalog.js";
-import { evaluateContract, evaluateStart } from "./judge-contract.js";
+import { evaluateContract, evaluateStart } from "../evidence/judge.js";
 import { dirs, layoutOf, localized, moduleFile, ROOT, repoPath } from "../core/layout.js";
 import { readFileState } from "../core/files.js";
 import { lessonParityProblems, pageParityProblems, type TwinPage } from "../authoring/editions.js";
-import { TWIN_LOCALE } from "../i18n/locale.js";
+import { TWIN_LOCALE } from "../core/locale.js";
 import { lessonProblems } from "../authoring/lesson.js";
 import { courseMapSync, staleGenerated } from "../authoring/generated.js";
 import { placeholders } from "../authoring/scaffold.js";
@@ -26,9 +26,8 @@ import type { FaultContract } from "../catalog/failure-schema.js";
 import { faultTree, treeFor } from "../trees/trees.js";
 import { lintProblems } from "./lint.js";
 import { committedSummary, judgeMutation } from "../mutation/stage.js";
-import { SUITES } from "./suites.js";
 import { runTsc, type Diagnostic } from "../vitest/typecheck.js";
-import type { Target } from "../trees/trees.js";
+import type { Target } from "../trees/targets.js";
 
 export const VERIFY_TARGETS = ["solution", "faulty", "start"] as const satisfies readonly Target[];
 /**
@@ -344,6 +343,8 @@ export function judgeSuite(modules: readonly TestModule[]): Check {
 export interface VerifyOptions {
   /** Only these stages (ids); all when empty. */
   readonly stages?: readonly string[];
+  /** The repository's own suites to run beside the stages (the lab engine's, the site's). */
+  readonly suites?: readonly Suite[];
   /** Called as each project finishes, for progress output. */
   readonly onProjectEnd?: (name: string) => void;
 }
@@ -382,6 +383,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   );
 
   const progress = options.onProjectEnd;
+  const suites = options.suites ?? [];
   const vitest = await createVitest(
     "test",
     // A reporter that says nothing when no progress is asked for: verify prints its own table.
@@ -398,7 +400,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
           // verify's report is the authors', in English; it judges a missing module by its error's name.
           ...projects.map((project) => stageProject(catalog, project, { locale: "en", plugins: [evidence] })),
           ...faultProjects.map(({ project }) => stageProject(catalog, project, { locale: "en" })),
-          ...SUITES.map((suite) => suite.project),
+          ...suites.map((suite) => suite.project),
         ],
       },
     },
@@ -443,7 +445,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const editions = judgeEditions(catalog);
   const typecheckCheck = await typecheck;
   const lintCheck = await lint;
-  const suites = SUITES.map((suite: Suite) => ({
+  const suiteChecks = suites.map((suite: Suite) => ({
     label: suite.label,
     check: judgeSuite(modules.filter((module) => module.project.name === suite.project.test.name)),
   }));
@@ -454,7 +456,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     editions.ok &&
     typecheckCheck.ok &&
     lintCheck.ok &&
-    suites.every((suite) => suite.check.ok) &&
+    suiteChecks.every((suite) => suite.check.ok) &&
     stages.length > 0;
   return {
     rows,
@@ -463,7 +465,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     editions,
     typecheck: typecheckCheck,
     lint: lintCheck,
-    suites,
+    suites: suiteChecks,
     seconds: { total: (performance.now() - started) / 1000, typecheck: typecheckSeconds },
     ok,
   };

@@ -7,7 +7,7 @@ import type { TestProjectInlineConfiguration } from "vitest/config";
 import type { WatcherTriggerPattern } from "vitest/node";
 import { moduleOwners, type Catalog, type Stage } from "../catalog/catalog.js";
 import { MODULE_DIR, ROOT, repoPath } from "../core/layout.js";
-import type { Locale } from "../i18n/locale.js";
+import type { Locale } from "../core/locale.js";
 import type { Tree } from "../trees/trees.js";
 import { forgeLayers } from "./resolver.js";
 

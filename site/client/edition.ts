@@ -1,7 +1,7 @@
 // The edition the learner chose with the language switch, remembered in this browser apart from their
 // progress. Each edition's home page (the English one is also the site's entry) sends the learner to the
 // remembered edition before it is drawn; any other page stays as it is, since the learner asked for it.
-import { isLocale, type Locale } from "../../lab/i18n/locale.js";
+import { isLocale, type Locale } from "../../lab/core/locale.js";
 
 export const EDITION_KEY = "forge-lab/edition";
 

@@ -4,16 +4,9 @@
 // checkout. Its words are its edition's (each edition's pages load their own bundle: words.ts).
 import { OPTION_LETTERS } from "../../lab/catalog/names.js";
 import { term } from "../../lab/i18n/glossary.js";
-import { isLocale, type Locale } from "../../lab/i18n/locale.js";
-import {
-  COURSE_DATA_ID,
-  EVIDENCE_ENDPOINT,
-  STAGE_DATA_ID,
-  unpackCourse,
-  type CourseData,
-  type PackedCourse,
-  type StagePageData,
-} from "./course.js";
+import { isLocale, type Locale } from "../../lab/core/locale.js";
+import { type CourseData } from "../../lab/evidence/course-data.js";
+import { COURSE_DATA_ID, EVIDENCE_ENDPOINT, STAGE_DATA_ID, unpackCourse, type PackedCourse, type StagePageData } from "./course.js";
 import { rememberEdition } from "./edition.js";
 import {
   challengeMarked,
@@ -26,7 +19,7 @@ import {
   type ChallengePreference,
   type ProgressStore,
 } from "./progress.js";
-import { checkVerification, MAX_FILE_BYTES, megabytes, type Verdict } from "./selfcheck.js";
+import { checkVerification, MAX_FILE_BYTES, megabytes, type Verdict } from "../../lab/evidence/selfcheck.js";
 import type { SiteText } from "./text/en.js";
 import { WORDS } from "./words.js";
 
@@ -324,7 +317,7 @@ class Page {
       this.verdict("alert", this.text.client.unreadable(file.name, error instanceof Error ? error.message : String(error)));
       return;
     }
-    this.apply(checkVerification(text, this.course), file.name);
+    this.apply(checkVerification(text, this.course, this.text.verdicts), file.name);
   }
 
   apply(verdict: Verdict, source: string): void {
@@ -412,7 +405,7 @@ class Page {
         try {
           const response = await fetch(`${base}${EVIDENCE_ENDPOINT}/${encodeURIComponent(entry.key)}`, { cache: "no-store" });
           if (!response.ok) throw new Error(this.text.client.serverAnswered(response.status));
-          this.apply(checkVerification(await response.text(), this.course), entry.file);
+          this.apply(checkVerification(await response.text(), this.course, this.text.verdicts), entry.file);
         } catch (error) {
           this.verdict("alert", this.text.client.couldNotLoad(entry.file, error instanceof Error ? error.message : String(error)));
         }

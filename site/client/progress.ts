@@ -1,9 +1,9 @@
 // Progress kept in this browser only (localStorage), per stage, and the five states shown for it.
 import * as z from "zod/mini";
-import type { TestStatus } from "./selfcheck.js";
+import type { TestStatus } from "../../lab/evidence/selfcheck.js";
 
 export const STATES = ["Not started", "Reading", "Lab downloaded", "Test results read", "Self-check passed"] as const;
-export type StageState = (typeof STATES)[number];
+export type ProgressState = (typeof STATES)[number];
 
 const stageProgressSchema = z.object({
   reading: z.optional(z.boolean()),
@@ -39,7 +39,7 @@ export function emptyProgress(): Progress {
 }
 
 /** The furthest state a stage has reached. */
-export function stateOf(progress: StageProgress | undefined): StageState {
+export function stateOf(progress: StageProgress | undefined): ProgressState {
   if (!progress) return "Not started";
   if (progress.results?.passed) return "Self-check passed";
   if (progress.results) return "Test results read";

@@ -5,8 +5,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildClassReport, classCsv, classHtml, label, type ClassReport } from "../class.js";
-import type { CourseData } from "../client/course.js";
+import { buildClassReport, classCsv, label, type ClassReport } from "../../lab/evidence/class-report.js";
+import { classHtml } from "../class.js";
+import type { CourseData } from "../../lab/evidence/course-data.js";
 import { courseData, loadCourse } from "../content.js";
 import { generateClass, LEARNERS, type Expected } from "./support/class.js";
 

@@ -9,11 +9,12 @@ import { learningPath, PATH_COLUMNS } from "../../lab/authoring/map.js";
 import { buildVerification } from "../../lab/evidence/build.js";
 import { contractIn, specIn } from "../../lab/i18n/content.js";
 import { GLOSSARY } from "../../lab/i18n/glossary.js";
-import { LOCALES } from "../../lab/i18n/locale.js";
+import { LOCALES } from "../../lab/core/locale.js";
 import { buildSite, siteSources, type BuildResult, type SiteSources } from "../build.js";
 import { EDITION_DIRS, MAP_PAGE, packCourse, unpackCourse } from "../client/course.js";
 import { EDITION_KEY, editionToOpen, rememberEdition, rememberedEdition } from "../client/edition.js";
-import { checkVerification } from "../client/selfcheck.js";
+import { checkVerification } from "../../lab/evidence/selfcheck.js";
+import { VERDICTS } from "../../lab/evidence/words/en.js";
 import { TEXT } from "../client/text.js";
 import { contentIn, courseData, loadCourse, stagePage, type StageContent } from "../content.js";
 import { mapMain } from "../map.js";
@@ -288,7 +289,9 @@ it("gives the self-check's verdicts in Chinese with the Chinese table, and in En
     `已读取 ${stage.id} 的结果，尚未通过。这次运行自己记录的验收结果是 "failed"，不是 "passed"。有 1 个测试没有通过：“${stage.tests[0]}”（failed）。`,
   );
   expect(checkVerification("{ not json", data, chinese).message, "the verdict on a file that is not JSON").toMatch(/^这个文件不是 JSON（/);
-  expect(checkVerification(record(false), data).message, "the verdict by default").toMatch(/^Self-check passed: all \d+ tests of /);
+  expect(checkVerification(record(false), data, VERDICTS).message, "the verdict in English").toMatch(
+    /^Self-check passed: all \d+ tests of /,
+  );
 });
 
 it("embeds each test name once in a page's course data, and reads back the same course data", () => {

@@ -5,7 +5,7 @@ import { expect, it } from "vitest";
 import { buildVerification } from "../../lab/evidence/build.js";
 import { ROOT } from "../../lab/core/layout.js";
 import type { TestResult, Verification } from "../../lab/evidence/schema.js";
-import type { CourseData, StageSummary } from "../client/course.js";
+import type { CourseData, StageSummary } from "../../lab/evidence/course-data.js";
 import {
   CHALLENGE_KEY,
   createChallengePreference,
@@ -17,9 +17,10 @@ import {
   withResults,
   withReveal,
 } from "../client/progress.js";
-import { checkVerification } from "../client/selfcheck.js";
+import { checkVerification } from "../../lab/evidence/selfcheck.js";
+import { VERDICTS } from "../../lab/evidence/words/en.js";
 import { TEXT } from "../client/text.js";
-import { LOCALES, type Locale } from "../../lab/i18n/locale.js";
+import { LOCALES, type Locale } from "../../lab/core/locale.js";
 import { courseData, loadCourse } from "../content.js";
 
 // The course data the built site embeds: the real stages, with their real suites and module hashes.
@@ -75,7 +76,7 @@ function evidence(options: Options = {}): Verification {
   });
 }
 const text = (value: unknown) => JSON.stringify(value);
-const verdictOf = (value: unknown) => checkVerification(typeof value === "string" ? value : text(value), course);
+const verdictOf = (value: unknown) => checkVerification(typeof value === "string" ? value : text(value), course, VERDICTS);
 /** The verdict in one line a failing assertion can show whole. */
 const summary = (value: unknown) => {
   const verdict = verdictOf(value);

@@ -10,7 +10,7 @@ import { buildVerification } from "../../../lab/evidence/build.js";
 import { crc32 } from "../../../lab/core/zip.js";
 import { ROOT } from "../../../lab/core/layout.js";
 import type { Verification } from "../../../lab/evidence/schema.js";
-import type { CourseData, StageSummary } from "../../client/course.js";
+import type { CourseData, StageSummary } from "../../../lab/evidence/course-data.js";
 
 export const LEARNERS = 30;
 

@@ -3,10 +3,10 @@
 import { createVitest } from "vitest/node";
 import type { Catalog, Stage } from "../catalog/catalog.js";
 import { ROOT } from "../core/layout.js";
-import { resultsOf, type Results } from "../evidence/results.js";
-import type { Locale } from "../i18n/locale.js";
+import { resultsOf, type Results } from "./results.js";
+import type { Locale } from "../core/locale.js";
 import type { Tree } from "../trees/trees.js";
-import { stageProject } from "./projects.js";
+import { stageProject } from "../vitest/projects.js";
 
 /** `locale`: the edition of the messages of modules that cannot load (the CLI's own). */
 export async function runStageTests(catalog: Catalog, stage: Stage, tree: Tree, locale: Locale): Promise<Results> {

@@ -1,15 +1,13 @@
 // The self-check: decide what a verification.json proves about a learner's stage. Pure: it gets the
 // file's text and the course data embedded at build time, and returns a verdict whose message names the
-// reason in words a learner understands, in the edition it is given the words of (by default the one
-// the code is built for: English, or a page's own edition in its browser bundle). Nothing in the
+// reason in words a learner understands, in the edition it is given the words of (lab/evidence/words/). Nothing in the
 // file is trusted that can be recomputed: counts are recounted, the test list is compared with the
 // stage's current suite, and the stage's own module is compared with the course's reference and faulty
 // modules.
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
-import { READABLE_SCHEMA_VERSIONS, readVerification, type Run, type Verification } from "../../lab/evidence/schema.js";
-import type { CourseData, StageSummary } from "./course.js";
-import type { SiteText } from "./text/en.js";
-import { WORDS } from "./words.js";
+import type { CourseData, StageSummary } from "./course-data.js";
+import { READABLE_SCHEMA_VERSIONS, readVerification, type Run, type Verification } from "./schema.js";
+import type { VerdictWords } from "./words/en.js";
 
 /** A real verification file is a few kilobytes; anything this large is refused before it is parsed. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -47,7 +45,7 @@ export type Verdict =
       readonly message: string;
     };
 
-type Words = SiteText["verdicts"];
+type Words = VerdictWords;
 
 /** The megabytes a size is shown as when a file is refused for it. */
 export const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -155,7 +153,7 @@ function ciSentence(claim: CiClaim, words: Words): string {
   return words.ciClaim(claim.url, claim.commit.slice(0, 12), words.runners[claim.runner]);
 }
 
-export function checkVerification(text: string, course: CourseData, words: Words = WORDS.verdicts): Verdict {
+export function checkVerification(text: string, course: CourseData, words: Words): Verdict {
   const evidence = readEvidence(text, words);
   if (typeof evidence === "string") return { kind: "invalid", message: evidence };
   const stage = course.stages.find((known) => known.id === evidence.stage);

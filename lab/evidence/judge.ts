@@ -1,7 +1,7 @@
 // What a stage's results prove. Pure functions over test results, shared by the evidence reporter,
 // `verify` and the instructor's fault demo, so all three judge a run the same way.
 import type { FaultContract } from "../catalog/failure-schema.js";
-import type { ContractResult, LoadError, TestResult } from "../evidence/schema.js";
+import type { ContractResult, LoadError, TestResult } from "./schema.js";
 
 /** Did the injected fault fail exactly the named test, by an assertion, with the documented message? */
 export function evaluateContract(contract: FaultContract, tests: readonly TestResult[], loadErrors: readonly LoadError[]): ContractResult {

@@ -6,9 +6,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
-import { readFileState, writeFileAtomic } from "../core/files.js";
-import type { Messages } from "../i18n/messages.js";
-import { CommandError } from "./shared.js";
+import { readFileState, writeFileAtomic } from "./files.js";
 
 const holderSchema = z.object({ pid: z.int(), command: z.string(), startedAt: z.string(), backup: z.optional(z.string()) });
 export type LockHolder = z.infer<typeof holderSchema>;
@@ -57,14 +55,29 @@ function create(file: string, holder: LockHolder): boolean {
   return true;
 }
 
+/** Why a lock was not taken: a live process holds it, or other commands kept taking it first. */
+export type LockRefusal =
+  | { readonly kind: "busy"; readonly command: string; readonly pid: number; readonly startedAt: string | null }
+  | { readonly kind: "contended" };
+
+/** A lock that could not be taken; the caller words the refusal in its own language. */
+export class LockRefused extends Error {
+  override readonly name = "LockRefused";
+  constructor(readonly refusal: LockRefusal) {
+    super(
+      refusal.kind === "busy" ? `the lock is held by "${refusal.command}" (process ${refusal.pid})` : "the lock was taken again and again",
+    );
+  }
+}
+
 export interface AcquireResult {
   readonly lock: Lock;
   /** The command a killed process left unfinished, if its lock was taken over. */
   readonly interrupted: LockHolder | null;
 }
 
-/** Takes the lock at `file` for `command`, or refuses with a message naming the process that holds it. */
-export function acquireLock(file: string, command: string, text: Messages): AcquireResult {
+/** Takes the lock at `file` for `command`, or throws LockRefused naming the process that holds it. */
+export function acquireLock(file: string, command: string): AcquireResult {
   mkdirSync(dirname(file), { recursive: true });
   const holder: LockHolder = { pid: process.pid, command, startedAt: new Date().toISOString() };
   let interrupted: LockHolder | null = null;
@@ -72,7 +85,7 @@ export function acquireLock(file: string, command: string, text: Messages): Acqu
     if (create(file, holder)) return { lock: handle(file, holder), interrupted };
     const other = readHolder(file);
     if (other && alive(other.pid)) {
-      throw new CommandError(text.lock.busy(other.command, other.pid, other.startedAt));
+      throw new LockRefused({ kind: "busy", command: other.command, pid: other.pid, startedAt: other.startedAt });
     }
     // The holder is gone. Move its lock aside under a name only we use, then check that what we moved
     // is still the dead one: another command may have taken it over and locked again in between.
@@ -91,12 +104,12 @@ export function acquireLock(file: string, command: string, text: Messages): Acqu
         // the newer lock stays
       }
       rmSync(aside, { force: true });
-      throw new CommandError(text.lock.busy(moved.command, moved.pid, null));
+      throw new LockRefused({ kind: "busy", command: moved.command, pid: moved.pid, startedAt: null });
     }
     rmSync(aside, { force: true });
     interrupted = moved ?? other;
   }
-  throw new CommandError(text.lock.contended);
+  throw new LockRefused({ kind: "contended" });
 }
 
 function handle(file: string, holder: LockHolder): Lock {
