@@ -209,6 +209,7 @@ it("refuses names Windows reads differently: device names, trailing dots and spa
     "notes ",
     "src/draft /a.md",
     "file.txt:hidden",
+    ".git::$INDEX_ALLOCATION/config",
     "a<b",
     "a>b",
     'a"b',
@@ -240,6 +241,8 @@ it("refuses names Windows reads differently: device names, trailing dots and spa
     "notes ": 'invalid_path: path "notes " has a name ending in a dot or a space ("notes "), which Windows drops',
     "src/draft /a.md": 'invalid_path: path "src/draft /a.md" has a name ending in a dot or a space ("draft "), which Windows drops',
     "file.txt:hidden": `invalid_path: path "file.txt:hidden" contains ":", ${why}`,
+    // The folder .git itself on NTFS, as its index stream: git's CVE-2019-1352.
+    ".git::$INDEX_ALLOCATION/config": `invalid_path: path ".git::$INDEX_ALLOCATION/config" contains ":", ${why}`,
     "a<b": `invalid_path: path "a<b" contains "<", ${why}`,
     "a>b": `invalid_path: path "a>b" contains ">", ${why}`,
     'a"b': `invalid_path: path "a\\"b" contains "\\"", ${why}`,
