@@ -704,8 +704,8 @@ it("refuses a path too long for the kernel: PATH_MAX counts the bytes of the who
   const accents = `${chain}/${"é".repeat(38)}`; // 4096 bytes in 4054 characters
   const { workspace } = memoryWorkspace({
     [fits]: "at the limit\n",
-    [oneByteMore]: "one byte more\n",
-    [accents]: "two-byte characters\n",
+    [oneByteMore]: "one byte past the limit\n",
+    [accents]: "two-byte characters, past the limit\n",
     "z-after.txt": "at the limit, and after it\n",
   });
   const tooLong = (path: string) =>
@@ -1182,6 +1182,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
       "src/loop.ts": "x\n",
       "src/locked.ts": "x\n",
       "src/sealed.ts": "x\n",
+      "src/deep.ts": "x\n",
       "latin1.txt": Buffer.from("caf\xe9", "latin1"),
       moved: null,
     },
@@ -1208,6 +1209,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
       if (path.endsWith("loop.ts")) throw failure("ELOOP", "open", path);
       if (path.endsWith("locked.ts")) throw failure("EACCES", "open", path);
       if (path.endsWith("sealed.ts")) throw failure("EPERM", "open", path);
+      if (path.endsWith("deep.ts")) throw failure("ENAMETOOLONG", "open", path);
       return fileSystem.open(path, flags);
     },
   };
@@ -1218,6 +1220,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
     "read src/loop.ts": ["ELOOP", () => workspace.read("src/loop.ts")],
     "read src/locked.ts": ["EACCES", () => workspace.read("src/locked.ts")],
     "read src/sealed.ts": ["EPERM", () => workspace.read("src/sealed.ts")],
+    "read src/deep.ts": ["ENAMETOOLONG", () => workspace.read("src/deep.ts")],
   };
   const seen: Record<string, string> = {};
   for (const [call, [code, run]] of Object.entries(calls)) {
@@ -1242,6 +1245,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
     "read src/loop.ts": 'name "WorkspaceToolError", link_refused, cause: the ELOOP error',
     "read src/locked.ts": 'name "WorkspaceToolError", workspace_path_denied, cause: the EACCES error',
     "read src/sealed.ts": 'name "WorkspaceToolError", workspace_path_denied, cause: the EPERM error',
+    "read src/deep.ts": 'name "WorkspaceToolError", invalid_path, cause: the ENAMETOOLONG error',
     "read latin1.txt": 'name "WorkspaceToolError", not_utf8, cause: the decoder\'s error',
   });
 });

@@ -388,7 +388,7 @@ function fromFileSystem(error: unknown, relative: string): Error {
 const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
 
 /** True for a host path the kernel would refuse with ENAMETOOLONG. */
-const tooLongForTheKernel = (host: string) => Buffer.byteLength(host, "utf8") > MAX_HOST_PATH_BYTES;
+const tooLongForTheKernel = (host: string) => Buffer.byteLength(host) > MAX_HOST_PATH_BYTES;
 
 const nodeFileSystem: ReadOnlyFileSystem = nodeFs;
 
@@ -451,7 +451,8 @@ export class ReadOnlyWorkspace {
       entries.push(entry);
     }
     const more = index < names.length;
-    return { entries, nextOffset: more ? index : null, nextAfter: more ? (entries.at(-1)?.name ?? null) : null };
+    const last = entries.at(-1);
+    return { entries, nextOffset: more ? index : null, nextAfter: more && last !== undefined ? last.name : null };
   }
 
   /** Whole lines of one UTF-8 file, from `startLine` (1-based), as many as the limits allow. */
