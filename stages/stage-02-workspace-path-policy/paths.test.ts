@@ -438,25 +438,38 @@ it("names null and undefined as they are, never with an article", async () => {
   });
 });
 
+/** An answer with each long run of `x` or of `../` written as its count, so that a failure stays readable. */
+const brief = (answer: string) =>
+  answer.replace(/x{40,}/g, (run) => `x×${run.length}`).replace(/(?:\.\.\/){20,}/g, (run) => `../×${run.length / 3}`);
+
 it("refuses a request longer than 4096 characters, and names it by its start only", async () => {
   const { base, ws } = frontEndRepository();
-  // Linux refuses a path longer than PATH_MAX (4096) as given, so no honest request is longer. The bound
-  // also bounds the walk: 400,000 `..` segments must be refused at once, not walked.
+  // Linux refuses a path longer than PATH_MAX (4096 bytes) as given, so no honest request is longer.
+  // These have one or two segments each: a policy without the bound walks them at once, and the table
+  // shows what it answered instead, each long run of a request written as its length (x×4097).
   const requests = {
-    "400,000 times ../, then x": `${"../".repeat(400_000)}x`,
-    "2,048 times x/, then y (4,097 characters)": `${"x/".repeat(2048)}y`,
+    "4,097 times x": "x".repeat(4097),
+    "src/, then 1,200,000 times x": `src/${"x".repeat(1_200_000)}`,
   };
   const refusals: Record<string, string> = {};
   for (const [label, requested] of Object.entries(requests)) {
-    refusals[label] = await settled(resolveWorkspacePath(ws, requested), "longer than 4096 characters");
+    refusals[label] = brief(await settled(resolveWorkspacePath(ws, requested), "longer than 4096 characters"));
   }
   expect(
     otherThan(refusals, refused("longer than 4096 characters")),
     'requests longer than 4096 characters, not refused with an error containing "longer than 4096 characters"',
   ).toEqual({});
+  // The bound comes before any other work, the disk included, so it bounds the walk: 400,000 `..`
+  // segments are refused for their length even for a workspace that does not exist, and nothing is
+  // walked. (A policy that looks at the disk first stops at once, at the missing workspace.)
+  const unwalked = await settled(resolveWorkspacePath(join(base, "missing"), `${"../".repeat(400_000)}x`), "longer than 4096 characters");
+  expect(
+    brief(unwalked),
+    "the answer for 400,000 times ../, then x, for a workspace that does not exist: refused before any other work",
+  ).toBe(refused("longer than 4096 characters"));
   // The message goes back to the model: it quotes the start of the request, never all of it.
-  const message = await resolveWorkspacePath(ws, requests["400,000 times ../, then x"]).catch((error: Error) => error.message);
-  expect(message.length, `the length of the refusal of a request of 1,200,001 characters: ${message.slice(0, 300)}`).toBeLessThanOrEqual(
+  const message = await resolveWorkspacePath(ws, requests["src/, then 1,200,000 times x"]).catch((error: Error) => error.message);
+  expect(message.length, `the length of the refusal of a request of 1,200,004 characters: ${message.slice(0, 300)}`).toBeLessThanOrEqual(
     200,
   );
   // 4096 characters is still a request: "./" 2043 times, then src/app.ts.

@@ -1,5 +1,14 @@
 import { execFile, execFileSync } from "node:child_process";
-import { appendFileSync, linkSync, renameSync, truncateSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import {
+  appendFileSync,
+  constants as fsConstants,
+  linkSync,
+  renameSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import * as fsp from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -158,6 +167,76 @@ it("shows FIFOs and sockets as other, never opens them, and blocks names it cann
   expect(await hits(workspace, "ready"), "search reads only the regular file").toEqual(["logs/app.log:1"]);
 });
 
+it("blocks names that do not round-trip: a file named byte 0xFF beside one named U+FFFD is read as neither", async () => {
+  const { ws } = repository();
+  writeTree(ws, { "logs/app.log": "server ready\n", "logs/\uFFFD": "server ready, from the file named U+FFFD\n" });
+  // readdir gives the byte 0xFF back as U+FFFD: both names read "\uFFFD", and only one of them can be
+  // looked up by it. A lone surrogate is written as U+FFFD when a path is handed to the system.
+  writeFileSync(Buffer.from([...Buffer.from(join(ws, "logs")), 0x2f, 0xff]), "server ready, from the file named 0xFF\n");
+  const workspace = new ReadOnlyWorkspace(ws);
+  const listed = (await workspace.list("logs")).entries.map((entry) => `${JSON.stringify(entry.name)} ${entry.kind}`);
+  expect(
+    {
+      list: listed,
+      search: await hits(workspace, "ready"),
+      "read logs/<U+FFFD>": await outcome(() => workspace.read("logs/\uFFFD")),
+      "read logs/<a lone U+D800>": await outcome(() => workspace.read("logs/\ud800")),
+    },
+    "what each tool makes of the two names",
+  ).toEqual({
+    list: ['"app.log" file', '"\uFFFD" blocked', '"\uFFFD" blocked'],
+    search: ["logs/app.log:1"],
+    "read logs/<U+FFFD>": 'invalid_path: path "logs/\uFFFD" contains U+FFFD, which stands for bytes that are not UTF-8',
+    "read logs/<a lone U+D800>": 'invalid_path: path "logs/\\ud800" is not well-formed Unicode: it has a lone surrogate',
+  });
+});
+
+/** Files named `hit.txt` in a chain of `depth` folders of 200 characters under `parent`, each holding the line `hit <level>`. */
+function deepChain(parent: string, depth: number, firstLevel: number): void {
+  let folder = parent;
+  for (let level = firstLevel; level < firstLevel + depth; level += 1) {
+    folder = join(folder, "d".repeat(200));
+    writeTree(folder, { "hit.txt": `hit ${level}\n` });
+  }
+}
+
+it("search walks a real tree deeper than PATH_MAX: it skips what the kernel cannot look up and keeps its matches", async () => {
+  const { ws } = repository();
+  // 24 folders of 200 characters: host paths pass 4095 bytes after about 20 of them. No single call can
+  // create what lies deeper, so two chains of 12 are made apart and the second is moved under the first.
+  const deep = join(ws, "deep");
+  deepChain(deep, 12, 1);
+  deepChain(join(ws, "rest"), 12, 13);
+  const twelve = join(deep, ...Array.from({ length: 12 }, () => "d".repeat(200)));
+  renameSync(join(ws, "rest", "d".repeat(200)), join(twelve, "d".repeat(200)));
+  writeTree(ws, { "z-after.txt": "hit after the deep tree\n" });
+  onTestFinished(async () => {
+    // Node's rm needs every path it removes to fit PATH_MAX: move the deep half back up first.
+    renameSync(join(twelve, "d".repeat(200)), join(ws, "rest", "d".repeat(200)));
+  });
+  // Paths are shown with D for each folder of 200 characters: deep/D/D/hit.txt is level 2.
+  const short = (path: string) => path.replaceAll("d".repeat(200), "D");
+  const within: string[] = [];
+  for (let level = 24; level >= 1; level -= 1) {
+    const file = ["deep", ...Array.from({ length: level }, () => "d".repeat(200)), "hit.txt"].join("/");
+    if (Buffer.byteLength(join(ws, file)) <= 4095) within.push(`${short(file)}:1`);
+  }
+  expect(within.length, "the premise: levels whose hit.txt the kernel can look up, of 24").toBeLessThan(24);
+  const result = await new ReadOnlyWorkspace(ws).search("hit").then(
+    (found) => ({
+      matches: found.matches.map((match) => `${short(match.path)}:${match.line}`),
+      truncated: found.truncated,
+      limitReason: found.limitReason,
+    }),
+    (error: unknown) => (error instanceof Error ? short(`${error.name}: ${error.message}`) : String(error)),
+  );
+  expect(result, "the search from the root: every hit the kernel can reach, then the file after the deep tree").toEqual({
+    matches: [...within, "z-after.txt:1"],
+    truncated: false,
+    limitReason: null,
+  });
+});
+
 /**
  * node:fs/promises with a hook that runs just before each open, or before the first read of an open
  * file: the moment an attacker (or a formatter, or git checkout) would change the file.
@@ -265,6 +344,58 @@ it("refuses a file swapped after the check: the file opened must be the one chec
   writeTree(ws, { "src/app.ts": "export const app = 'shop';\n" });
   const { fs } = hookedFs({ beforeOpen: (path) => path === target && swaps["replaced by another file"]?.(path) });
   expect((await new ReadOnlyWorkspace(ws, { fs }).search("sk-live")).matches, "search after the swap").toEqual([]);
+});
+
+it("opens a file with O_NOFOLLOW, O_NONBLOCK and O_NOCTTY, and reads nothing from a special file swapped in before the open", async () => {
+  const { ws } = repository();
+  const target = join(ws, "src", "app.ts");
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fsConstants;
+  const expected = O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0) | (O_NOCTTY ?? 0);
+  const flags: number[] = [];
+  let readsOfTheFifo = 0;
+  const fs: ReadOnlyFileSystem = {
+    lstat: (path) => fsp.lstat(path),
+    readdir: (path) => fsp.readdir(path),
+    async open(path, given) {
+      flags.push(given);
+      if (path !== target) return fsp.open(path, given);
+      // What a process that can write to src/ may do between the check and the open.
+      unlinkSync(path);
+      execFileSync("mkfifo", [path]);
+      const handle = await fsp.open(path, given);
+      return {
+        stat: () => handle.stat(),
+        read: (buffer, offset, length, position) => {
+          readsOfTheFifo += 1;
+          return handle.read(buffer, offset, length, position);
+        },
+        close: () => handle.close(),
+      };
+    },
+  };
+  const workspace = new ReadOnlyWorkspace(ws, { fs });
+  expect(
+    {
+      read: await outcome(() => workspace.read("src/app.ts")),
+      "reads of the FIFO": readsOfTheFifo,
+      "flags of every open": [...new Set(flags)].map((given) =>
+        given === expected ? "O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY" : given,
+      ),
+    },
+    "the read of src/app.ts with a FIFO swapped in at the open",
+  ).toEqual({
+    read: 'file_changed: path "src/app.ts" changed between the check and the open',
+    "reads of the FIFO": 0,
+    "flags of every open": ["O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY"],
+  });
+  unlinkSync(target);
+  writeTree(ws, { "src/app.ts": "export const app = 'shop';\n" });
+  flags.length = 0;
+  await new ReadOnlyWorkspace(ws, { fs: { ...fs, open: (path, given) => (flags.push(given), fsp.open(path, given)) } }).search("export");
+  expect(
+    [...new Set(flags)].map((given) => (given === expected ? "O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY" : given)),
+    "the flags of every open of a search",
+  ).toEqual(["O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY"]);
 });
 
 const CHILD = fileURLToPath(new URL("./search-child.ts", import.meta.url));

@@ -129,12 +129,26 @@ it("refuses absolute paths in every platform form: root, drive letter, UNC and d
 it("refuses a path that is not a string, is too long, or contains NUL or ..", async () => {
   // Exactly 4096 characters: sixteen 255-byte names, each followed by a separator.
   const longest = `${"d".repeat(255)}/`.repeat(16);
-  const inputs = [undefined, null, 42, { path: "src" }, "../secret.txt", "a/../b", "src\\..\\..\\x", "..", "src/app.ts\0.png"];
+  const inputs = [
+    undefined,
+    null,
+    42,
+    true,
+    ["src"],
+    { path: "src" },
+    "../secret.txt",
+    "a/../b",
+    "src\\..\\..\\x",
+    "..",
+    "src/app.ts\0.png",
+  ];
   expect(await preparedTable(inputs), "the refusal of each input").toEqual({
     undefined: "invalid_path: a path is required, got undefined",
     null: "invalid_path: a path is required, got null",
-    "42": "invalid_path: a path is required, got number",
-    "[object Object]": "invalid_path: a path is required, got object",
+    "42": "invalid_path: a path is required, got a number",
+    true: "invalid_path: a path is required, got a boolean",
+    src: "invalid_path: a path is required, got an array",
+    "[object Object]": "invalid_path: a path is required, got an object",
     "../secret.txt": 'invalid_path: path "../secret.txt" contains "..": name the entry from the workspace root instead',
     "a/../b": 'invalid_path: path "a/../b" contains "..": name the entry from the workspace root instead',
     "src\\..\\..\\x": 'invalid_path: path "src\\\\..\\\\..\\\\x" contains "..": name the entry from the workspace root instead',
@@ -150,6 +164,28 @@ it("refuses a path that is not a string, is too long, or contains NUL or ..", as
     "4096 characters": longest.slice(0, -1),
     "4097 characters": "invalid_path: path is longer than 4096 characters",
     "a megabyte": "invalid_path: path is longer than 4096 characters",
+  });
+});
+
+it("refuses a path that is not well-formed Unicode or holds U+FFFD, so one spelling never names two files", async () => {
+  // The system gets a path as UTF-8 bytes. A lone surrogate has no UTF-8 form: Node writes U+FFFD in its
+  // place, so "\ud800" would open the file named "\uFFFD". And readdir writes U+FFFD for every byte of a
+  // name that is not UTF-8: a name holding U+FFFD may stand for another name on the disk.
+  const inputs = ["\ud800", "src/\udc00.md", "a\ud83d", "\ude00b", "\uFFFD", "logs/bad-\uFFFD.log"];
+  const table: Record<string, string> = {};
+  for (const input of inputs) table[JSON.stringify(input)] = await prepared(input);
+  expect(table, "the refusal of each path").toEqual({
+    '"\\ud800"': 'invalid_path: path "\\ud800" is not well-formed Unicode: it has a lone surrogate',
+    '"src/\\udc00.md"': 'invalid_path: path "src/\\udc00.md" is not well-formed Unicode: it has a lone surrogate',
+    '"a\\ud83d"': 'invalid_path: path "a\\ud83d" is not well-formed Unicode: it has a lone surrogate',
+    '"\\ude00b"': 'invalid_path: path "\\ude00b" is not well-formed Unicode: it has a lone surrogate',
+    '"\uFFFD"': 'invalid_path: path "\uFFFD" contains U+FFFD, which stands for bytes that are not UTF-8',
+    '"logs/bad-\uFFFD.log"': 'invalid_path: path "logs/bad-\uFFFD.log" contains U+FFFD, which stands for bytes that are not UTF-8',
+  });
+  // A surrogate pair is one character, and is kept.
+  expect(await preparedTable(["notes/\u{1F600}.md", "\u{1F4C1}/a.md"]), "paths with a whole surrogate pair").toEqual({
+    "notes/\u{1F600}.md": "notes/\u{1F600}.md",
+    "\u{1F4C1}/a.md": "\u{1F4C1}/a.md",
   });
 });
 
@@ -173,6 +209,7 @@ it("refuses names Windows reads differently: device names, trailing dots and spa
     "notes ",
     "src/draft /a.md",
     "file.txt:hidden",
+    ".git::$INDEX_ALLOCATION/config",
     "a<b",
     "a>b",
     'a"b',
@@ -204,6 +241,8 @@ it("refuses names Windows reads differently: device names, trailing dots and spa
     "notes ": 'invalid_path: path "notes " has a name ending in a dot or a space ("notes "), which Windows drops',
     "src/draft /a.md": 'invalid_path: path "src/draft /a.md" has a name ending in a dot or a space ("draft "), which Windows drops',
     "file.txt:hidden": `invalid_path: path "file.txt:hidden" contains ":", ${why}`,
+    // The folder .git itself on NTFS, as its index stream: git's CVE-2019-1352.
+    ".git::$INDEX_ALLOCATION/config": `invalid_path: path ".git::$INDEX_ALLOCATION/config" contains ":", ${why}`,
     "a<b": `invalid_path: path "a<b" contains "<", ${why}`,
     "a>b": `invalid_path: path "a>b" contains ">", ${why}`,
     'a"b': `invalid_path: path "a\\"b" contains "\\"", ${why}`,
@@ -333,6 +372,7 @@ it("lists one folder sorted by name, with the kind of each entry", async () => {
       { name: "vendor", kind: "directory" },
     ],
     nextOffset: null,
+    nextAfter: null,
   });
   expect(await workspace.list("vendor\\lib"), "a nested folder: .git and .env.* are protected at any depth").toEqual({
     entries: [
@@ -341,8 +381,9 @@ it("lists one folder sorted by name, with the kind of each entry", async () => {
       { name: "index.js", kind: "file" },
     ],
     nextOffset: null,
+    nextAfter: null,
   });
-  expect(await workspace.list("assets"), "an empty folder").toEqual({ entries: [], nextOffset: null });
+  expect(await workspace.list("assets"), "an empty folder").toEqual({ entries: [], nextOffset: null, nextAfter: null });
   const refusals = {
     "README.md": await outcome(() => workspace.list("README.md")),
     "README.md/x": await outcome(() => workspace.list("README.md/x")),
@@ -439,6 +480,80 @@ it("pages a folder by offset and never returns more than the entries limit, what
     61: [1, 1],
     62: [2, 2],
     63: [2, 2],
+  });
+});
+
+it("pages a folder by the last name returned: no entry present throughout is skipped or repeated while the folder changes", async () => {
+  // 110 entries, pages of 10. After each page, entries are created and deleted on both sides of the
+  // name the next page starts after, as an editor, a build or git would while the model reads.
+  const name = (n: number) => `n${String(n).padStart(3, "0")}.ts`;
+  const initial = Array.from({ length: 110 }, (_, n) => name(n * 2));
+  const { workspace, vol } = memoryWorkspace(Object.fromEntries(initial.map((file) => [file, ""])), { limits: { entries: 10 } });
+  const deleted = new Set<string>();
+  const seen: string[] = [];
+  let after: string | null | undefined;
+  for (let page = 0; page < 40 && after !== null; page += 1) {
+    const result = await workspace.list(".", after === undefined ? {} : { after });
+    for (const entry of result.entries) seen.push(entry.name);
+    after = result.nextAfter;
+    if (typeof after !== "string") break;
+    const at = Number(after.slice(1, 4));
+    for (const created of [name(at - 1), name(at + 1)]) vol.writeFileSync(`/ws/${created}`, "");
+    for (const gone of [name(at - 4), name(at + 4)]) {
+      if (!vol.existsSync(`/ws/${gone}`)) continue;
+      vol.unlinkSync(`/ws/${gone}`);
+      deleted.add(gone);
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const seenName of seen) counts.set(seenName, (counts.get(seenName) ?? 0) + 1);
+  const throughout = initial.filter((file) => !deleted.has(file));
+  expect(
+    {
+      "the last page's nextAfter": after,
+      "entries present throughout, never listed": throughout.filter((file) => !counts.has(file)),
+      "entries listed more than once": [...counts].filter(([, count]) => count > 1).map(([file]) => file),
+    },
+    "what the pages returned while the folder changed",
+  ).toEqual({ "the last page's nextAfter": null, "entries present throughout, never listed": [], "entries listed more than once": [] });
+  expect(
+    { "pages that changed the folder": deleted.size / 2, "entries deleted": deleted.size },
+    "the premise: the folder changed after every page but the last",
+  ).toEqual({ "pages that changed the folder": 10, "entries deleted": 20 });
+
+  // nextAfter is the last name of a page that is not the last; after may name an entry that is gone.
+  const { workspace: small } = memoryWorkspace({ "a.ts": "", "b.ts": "", "c.ts": "" });
+  const pages = {
+    "limit 2": await small.list(".", { limit: 2 }),
+    'after "b.ts"': await small.list(".", { after: "b.ts" }),
+    'after "a.ts", limit 1': await small.list(".", { after: "a.ts", limit: 1 }),
+    'after "b", a name that is not there': await small.list(".", { after: "b" }),
+    'after "c.ts"': await small.list(".", { after: "c.ts" }),
+    'after ""': await small.list(".", { after: "" }),
+  };
+  const shown = Object.fromEntries(
+    Object.entries(pages).map(([request, page]) => [request, [page.entries.map((entry) => entry.name), page.nextOffset, page.nextAfter]]),
+  );
+  expect(shown, "each page's names, nextOffset and nextAfter").toEqual({
+    "limit 2": [["a.ts", "b.ts"], 2, "b.ts"],
+    'after "b.ts"': [["c.ts"], null, null],
+    'after "a.ts", limit 1': [["b.ts"], 2, "b.ts"],
+    'after "b", a name that is not there': [["b.ts", "c.ts"], null, null],
+    'after "c.ts"': [[], null, null],
+    'after ""': [["a.ts", "b.ts", "c.ts"], null, null],
+  });
+  const untyped = small as unknown as { list: (path: string, page: unknown) => Promise<unknown> };
+  expect(
+    {
+      "after 5": await outcome(() => untyped.list(".", { after: 5 })),
+      "after null": await outcome(() => untyped.list(".", { after: null })),
+      "offset and after": await outcome(() => untyped.list(".", { offset: 1, after: "a.ts" })),
+    },
+    "the refusal of each malformed cursor",
+  ).toEqual({
+    "after 5": "invalid_argument: after must be a string: the name of the last entry of the page before",
+    "after null": "invalid_argument: after must be a string: the name of the last entry of the page before",
+    "offset and after": "invalid_argument: give offset or after, not both",
   });
 });
 
@@ -574,6 +689,58 @@ it("refuses to read what is not a regular UTF-8 file within fileBytes", async ()
     "cut-short.txt": 'not_utf8: path "cut-short.txt" is not UTF-8 text',
   });
   expect((await workspace.read("utf8.txt")).lines, "valid multi-byte text is read as it is").toEqual(["café 😀 ✓"]);
+});
+
+/** A chain of `depth` folders, each named with `width` times the letter d: its path, without a separator at the end. */
+const folderChain = (depth: number, width: number) => Array.from({ length: depth }, () => "d".repeat(width)).join("/");
+
+it("refuses a path too long for the kernel: PATH_MAX counts the bytes of the whole host path, with its NUL", async () => {
+  // Linux refuses a host path of 4096 bytes or more (PATH_MAX is 4096, the closing NUL included), and
+  // the host path is the root, a separator and the request. Here the root is /ws: a request of n bytes
+  // makes a host path of 4 + n bytes. The volume itself has no limit, so only the tools can refuse.
+  const chain = folderChain(16, 250); // 16 × 251 - 1 = 4015 bytes
+  const fits = `${chain}/${"x".repeat(75)}`; // /ws/ + 4091 bytes = 4095
+  const oneByteMore = `${chain}/${"x".repeat(76)}`; // 4096
+  const accents = `${chain}/${"é".repeat(38)}`; // 4096 bytes in 4054 characters
+  const { workspace } = memoryWorkspace({
+    [fits]: "at the limit\n",
+    [oneByteMore]: "one byte past the limit\n",
+    [accents]: "two-byte characters, past the limit\n",
+    "z-after.txt": "at the limit, and after it\n",
+  });
+  const tooLong = (path: string) =>
+    `invalid_path: path ${JSON.stringify(`${path.slice(0, 120)}…`)} is too long for the file system: with the workspace root it has more than 4095 bytes`;
+  expect(
+    {
+      [`read of ${fits.length} characters, 4095 bytes with the root`]: await outcome(() => workspace.read(fits)),
+      [`read of ${oneByteMore.length} characters, 4096 bytes with the root`]: await outcome(() => workspace.read(oneByteMore)),
+      [`read of ${accents.length} characters, 4096 bytes with the root`]: await outcome(() => workspace.read(accents)),
+      [`list of ${oneByteMore.length} characters`]: await outcome(() => workspace.list(oneByteMore)),
+      [`search in ${oneByteMore.length} characters`]: await outcome(() => workspace.search("limit", { path: oneByteMore })),
+    },
+    "each call, by the length of its path",
+  ).toEqual({
+    "read of 4091 characters, 4095 bytes with the root": "ok",
+    "read of 4092 characters, 4096 bytes with the root": tooLong(oneByteMore),
+    "read of 4054 characters, 4096 bytes with the root": tooLong(accents),
+    "list of 4092 characters": tooLong(oneByteMore),
+    "search in 4092 characters": tooLong(oneByteMore),
+  });
+  // The entries the kernel could not look up are blocked in a listing and skipped by a search, which
+  // goes on after them and keeps what it found.
+  expect((await workspace.list(chain)).entries, "the entries of the deepest folder").toEqual([
+    { name: "x".repeat(75), kind: "file" },
+    { name: "x".repeat(76), kind: "blocked" },
+    { name: "é".repeat(38), kind: "blocked" },
+  ]);
+  expect(await workspace.search("limit"), "a search from the root").toEqual({
+    matches: [
+      { path: fits, line: 1, text: "at the limit" },
+      { path: "z-after.txt", line: 1, text: "at the limit, and after it" },
+    ],
+    truncated: false,
+    limitReason: null,
+  });
 });
 
 it("searches for the query as plain text: regular-expression characters match only themselves", async () => {
@@ -816,7 +983,7 @@ it("refuses malformed page and query arguments from untyped JSON with one clear 
     "list limit Infinity": "invalid_argument: limit must be a positive integer",
     "list page null": "invalid_argument: page must be an object",
     "list page array": "invalid_argument: page must be an object",
-    "list path 7": "invalid_path: a path is required, got number",
+    "list path 7": "invalid_path: a path is required, got a number",
     "read startLine 0": "invalid_argument: startLine must be an integer of at least 1",
     "read maxLines -3": "invalid_argument: maxLines must be a positive integer",
     "read page string": "invalid_argument: page must be an object",
@@ -827,7 +994,7 @@ it("refuses malformed page and query arguments from untyped JSON with one clear 
     "search 9 characters": "invalid_argument: a search query is limited to 8 characters",
     "search 8 characters": "ok",
     "search options 5": "invalid_argument: search options must be an object",
-    "search path 5": "invalid_path: a path is required, got number",
+    "search path 5": "invalid_path: a path is required, got a number",
     "search maxMatches 0": "invalid_argument: maxMatches must be a positive integer",
   });
 });
@@ -928,6 +1095,7 @@ it("turns file-system failures into refusals that name the workspace path, never
       "src/locked.ts": "x\n",
       "src/sealed.ts": "x\n",
       "src/z-broken.ts": "x\n",
+      "src/deep.ts": "x\n",
       "docs/a.md": "a\n",
       moved: null,
     },
@@ -948,6 +1116,8 @@ it("turns file-system failures into refusals that name the workspace path, never
       if (path.endsWith("locked.ts")) throw failure("EACCES", "open", path);
       if (path.endsWith("sealed.ts")) throw failure("EPERM", "open", path);
       if (path.endsWith("z-broken.ts")) throw failure("EIO", "open", path);
+      // What macOS answers once a host path passes its PATH_MAX of 1024 bytes.
+      if (path.endsWith("deep.ts")) throw failure("ENAMETOOLONG", "open", path);
       return fileSystem.open(path, flags);
     },
   };
@@ -967,6 +1137,7 @@ it("turns file-system failures into refusals that name the workspace path, never
     sealed: await attempt(() => workspace.read("src/sealed.ts")),
     moved: await attempt(() => workspace.list("moved")),
     broken: await attempt(() => workspace.read("src/z-broken.ts")),
+    deep: await attempt(() => workspace.read("src/deep.ts")),
     missing: await attempt(() => workspace.read("src/missing.ts")),
     "under a file": await attempt(() => workspace.read("src/app.ts/x")),
     "readdir of Buffers": await attempt(() => workspace.list("docs")),
@@ -977,10 +1148,11 @@ it("turns file-system failures into refusals that name the workspace path, never
     sealed: 'workspace_path_denied: path "src/sealed.ts" is not readable',
     moved: 'not_found: path "moved" does not exist',
     broken: 'Error: path "src/z-broken.ts" could not be read (EIO)',
+    deep: 'invalid_path: path "src/deep.ts" is too long for the file system (ENAMETOOLONG)',
     missing: 'not_found: path "src/missing.ts" does not exist',
     "under a file": 'not_a_directory: path "src/app.ts/x": "src/app.ts" is not a directory',
     "readdir of Buffers": "TypeError: the file system's readdir must return names as strings",
-    // EACCES and EPERM are refusals, so search skips those files; EIO is a real failure, so search reports it.
+    // EACCES, EPERM and ENAMETOOLONG are refusals, so search skips those files; EIO is a real failure, so search reports it.
     search: 'Error: path "src/z-broken.ts" could not be read (EIO)',
   });
   const messages = errors.map((error) => (error as Error).message);
@@ -1010,6 +1182,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
       "src/loop.ts": "x\n",
       "src/locked.ts": "x\n",
       "src/sealed.ts": "x\n",
+      "src/deep.ts": "x\n",
       "latin1.txt": Buffer.from("caf\xe9", "latin1"),
       moved: null,
     },
@@ -1036,6 +1209,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
       if (path.endsWith("loop.ts")) throw failure("ELOOP", "open", path);
       if (path.endsWith("locked.ts")) throw failure("EACCES", "open", path);
       if (path.endsWith("sealed.ts")) throw failure("EPERM", "open", path);
+      if (path.endsWith("deep.ts")) throw failure("ENAMETOOLONG", "open", path);
       return fileSystem.open(path, flags);
     },
   };
@@ -1046,6 +1220,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
     "read src/loop.ts": ["ELOOP", () => workspace.read("src/loop.ts")],
     "read src/locked.ts": ["EACCES", () => workspace.read("src/locked.ts")],
     "read src/sealed.ts": ["EPERM", () => workspace.read("src/sealed.ts")],
+    "read src/deep.ts": ["ENAMETOOLONG", () => workspace.read("src/deep.ts")],
   };
   const seen: Record<string, string> = {};
   for (const [call, [code, run]] of Object.entries(calls)) {
@@ -1070,6 +1245,7 @@ it("names a refusal WorkspaceToolError and keeps the error it was made from as i
     "read src/loop.ts": 'name "WorkspaceToolError", link_refused, cause: the ELOOP error',
     "read src/locked.ts": 'name "WorkspaceToolError", workspace_path_denied, cause: the EACCES error',
     "read src/sealed.ts": 'name "WorkspaceToolError", workspace_path_denied, cause: the EPERM error',
+    "read src/deep.ts": 'name "WorkspaceToolError", invalid_path, cause: the ENAMETOOLONG error',
     "read latin1.txt": 'name "WorkspaceToolError", not_utf8, cause: the decoder\'s error',
   });
 });

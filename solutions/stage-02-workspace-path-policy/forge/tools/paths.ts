@@ -9,8 +9,10 @@ import path from "node:path";
 export const MAX_SYMLINK_HOPS = 40;
 
 /**
- * The longest request accepted, in characters: Linux's PATH_MAX. The kernel refuses a longer path as
- * given (ENAMETOOLONG), so no honest request needs more, and the walk's work stays bounded.
+ * The longest request accepted, in characters. Linux's PATH_MAX is 4096 bytes with the closing NUL,
+ * for the whole path the kernel is handed, so no honest request needs more, and the walk's work stays
+ * bounded. A shorter one may still pass PATH_MAX with the workspace in front of it: lstat then says
+ * ENAMETOOLONG, and the walk refuses it.
  */
 export const MAX_REQUEST_LENGTH = 4096;
 

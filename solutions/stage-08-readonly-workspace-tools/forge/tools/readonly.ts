@@ -3,6 +3,7 @@
 // then the tools walk the real entries one segment at a time, follow no link, open no special file,
 // refuse protected entries and files with a second name, check that the file they opened is the one
 // they checked, and stop at limits the model cannot raise.
+import { Buffer } from "node:buffer";
 import { constants as fsConstants } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import path from "node:path";
@@ -95,7 +96,10 @@ export type EntryKind = "file" | "directory" | "link" | "other" | "blocked";
 
 export interface ListResult {
   readonly entries: { name: string; kind: EntryKind }[];
+  /** Where the next page starts, by position among the names as they are now; `null` after the last page. */
   readonly nextOffset: number | null;
+  /** The last name of this page, to pass as `after` for the next one; `null` after the last page. */
+  readonly nextAfter: string | null;
 }
 
 export interface ReadResult {
@@ -120,9 +124,15 @@ export interface SearchResult {
 
 // ---- preparePath: strings only, no IO ----
 
-/** Linux's PATH_MAX and NAME_MAX: a longer path or name could never be opened anyway. */
+/** The longest request, in characters: a bound on the work of preparing it, before any other check. */
 const MAX_PATH_LENGTH = 4_096;
+/** Linux's NAME_MAX: a longer name could never be opened. */
 const MAX_NAME_BYTES = 255;
+/**
+ * Linux's PATH_MAX is 4096 bytes with the closing NUL, and it bounds the whole path handed to the
+ * kernel: the root, a separator and the request. So a host path may have 4095 bytes of UTF-8.
+ */
+const MAX_HOST_PATH_BYTES = 4_095;
 
 /** `C:\x`, `C:/x` and the drive-relative `C:x`. */
 const DRIVE_LETTER = /^[A-Za-z]:/;
@@ -144,6 +154,17 @@ function invalidPath(requested: string, reason: string): WorkspaceToolError {
   return new WorkspaceToolError("invalid_path", `path ${show(requested)} ${reason}`);
 }
 
+/**
+ * What a value that is not a path is, in words, without calling any of its methods: arguments are
+ * untyped JSON, and `String(value)` throws for `Object.create(null)`.
+ */
+function kindOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return "an array";
+  const kind = typeof value;
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
 /** The Windows rules for one name; each of them would make one name mean two things. */
 function checkName(requested: string, name: string): void {
   if (name === "..") throw invalidPath(requested, 'contains "..": name the entry from the workspace root instead');
@@ -155,6 +176,9 @@ function checkName(requested: string, name: string): void {
   const forbidden = FORBIDDEN_CHARACTER.exec(name)?.[0];
   if (forbidden !== undefined) throw invalidPath(requested, `contains ${show(forbidden)}, which Windows forbids in names`);
   if (CONTROL_CHARACTER.test(name)) throw invalidPath(requested, "contains a control character, which Windows forbids in names");
+  // readdir writes U+FFFD for each byte of a name that is not UTF-8 (and Windows for a lone surrogate
+  // in a name): such a name may stand for another one on the disk, or for several.
+  if (name.includes("\uFFFD")) throw invalidPath(requested, "contains U+FFFD, which stands for bytes that are not UTF-8");
   if (encoder.encode(name).byteLength > MAX_NAME_BYTES) {
     throw invalidPath(requested, `has a name longer than ${MAX_NAME_BYTES} bytes`);
   }
@@ -168,13 +192,13 @@ function checkName(requested: string, name: string): void {
  */
 export function preparePath(input: string): string {
   const requested: unknown = input;
-  if (typeof requested !== "string") {
-    throw new WorkspaceToolError("invalid_path", `a path is required, got ${requested === null ? "null" : typeof requested}`);
-  }
+  if (typeof requested !== "string") throw new WorkspaceToolError("invalid_path", `a path is required, got ${kindOf(requested)}`);
   if (requested.length > MAX_PATH_LENGTH) {
     throw new WorkspaceToolError("invalid_path", `path is longer than ${MAX_PATH_LENGTH} characters`);
   }
   if (requested.includes("\0")) throw invalidPath(requested, "contains a NUL byte");
+  // A lone surrogate has no UTF-8 form: Node hands the system U+FFFD in its place, another file's name.
+  if (!requested.isWellFormed()) throw invalidPath(requested, "is not well-formed Unicode: it has a lone surrogate");
   if (/^[\\/]{2}/.test(requested)) throw invalidPath(requested, "is absolute (a UNC or device path)");
   if (/^[\\/]/.test(requested)) throw invalidPath(requested, "is absolute");
   if (DRIVE_LETTER.test(requested)) throw invalidPath(requested, "is absolute (a drive letter)");
@@ -278,6 +302,18 @@ function pageSize(value: unknown, name: string, limit: number): number {
   return Math.min(value, limit);
 }
 
+/** The name a page starts after: any string, compared as `sort` compares names. */
+function cursor(value: unknown): string | undefined {
+  if (value === undefined || typeof value === "string") return value;
+  throw new WorkspaceToolError("invalid_argument", "after must be a string: the name of the last entry of the page before");
+}
+
+/** The index of the first of the sorted `names` that sorts after `after`, or `names.length`. */
+function firstAfter(names: readonly string[], after: string): number {
+  const index = names.findIndex((name) => name > after);
+  return index === -1 ? names.length : index;
+}
+
 function startIndex(value: unknown, name: string, first: number): number {
   if (value === undefined) return first;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < first) {
@@ -332,13 +368,27 @@ function fromFileSystem(error: unknown, relative: string): Error {
     case "EACCES":
     case "EPERM":
       return new WorkspaceToolError("workspace_path_denied", `path ${show(relative)} is not readable`, { cause: error });
+    case "ENAMETOOLONG":
+      // A system whose PATH_MAX is lower than Linux's (macOS: 1024 bytes) says so itself.
+      return new WorkspaceToolError("invalid_path", `path ${show(relative)} is too long for the file system (ENAMETOOLONG)`, {
+        cause: error,
+      });
     default:
       return new Error(`path ${show(relative)} could not be read (${code ?? "unknown error"})`, { cause: error });
   }
 }
 
-/** O_NOFOLLOW: a link swapped in after the check is refused. O_NONBLOCK: a FIFO swapped in does not hang the open. */
-const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+/**
+ * The flags of every open, for what may be swapped in at the last component after the check:
+ * O_NOFOLLOW refuses a symlink; O_NONBLOCK keeps a FIFO or a device from holding the open; O_NOCTTY
+ * keeps a terminal from becoming this process's controlling terminal. Such a file is still opened
+ * (its driver's open and close run) and then refused by the identity check, before any read.
+ * Windows has none of the three.
+ */
+const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
+
+/** True for a host path the kernel would refuse with ENAMETOOLONG. */
+const tooLongForTheKernel = (host: string) => Buffer.byteLength(host) > MAX_HOST_PATH_BYTES;
 
 const nodeFileSystem: ReadOnlyFileSystem = nodeFs;
 
@@ -372,17 +422,25 @@ export class ReadOnlyWorkspace {
     this.#fs = options.fs ?? nodeFileSystem;
   }
 
-  /** The entries of one folder, sorted by name so that offsets stay meaningful between pages. */
-  async list(requested: string, page?: { offset?: number; limit?: number }): Promise<ListResult> {
+  /**
+   * The entries of one folder, sorted by name. A page starts at `offset` (a position among the names
+   * as they are now) or just after the name `after` (the `nextAfter` of the page before): then no
+   * entry present throughout the paging is skipped or repeated, whatever is created or deleted.
+   */
+  async list(requested: string, page?: { offset?: number; after?: string; limit?: number }): Promise<ListResult> {
     const prepared = this.#allowed(requested);
     const options = callOptions(page, "page");
     const offset = startIndex(options.offset, "offset", 0);
+    const after = cursor(options.after);
+    if (after !== undefined && options.offset !== undefined) {
+      throw new WorkspaceToolError("invalid_argument", "give offset or after, not both");
+    }
     const limit = pageSize(options.limit, "limit", this.#limits.entries);
     const host = await this.#folder(prepared);
     const names = await this.#names(host, prepared);
     const entries: { name: string; kind: EntryKind }[] = [];
     let bytes = 0;
-    let index = offset;
+    let index = after === undefined ? offset : firstAfter(names, after);
     for (; index < names.length && entries.length < limit; index += 1) {
       const name = names[index] ?? "";
       const entry = { name, kind: await this.#kind(host, prepared, name) };
@@ -392,7 +450,9 @@ export class ReadOnlyWorkspace {
       bytes += size;
       entries.push(entry);
     }
-    return { entries, nextOffset: index < names.length ? index : null };
+    const more = index < names.length;
+    const last = entries.at(-1);
+    return { entries, nextOffset: more ? index : null, nextAfter: more && last !== undefined ? last.name : null };
   }
 
   /** Whole lines of one UTF-8 file, from `startLine` (1-based), as many as the limits allow. */
@@ -445,8 +505,10 @@ export class ReadOnlyWorkspace {
       if (performance.now() - started > this.#limits.timeMs) return stop("time");
       visited += 1;
       const relative = child(frame.relative, name);
-      if (!isAddressable(name) || this.#protected.covers(segmentsOf(relative))) continue;
       const host = path.join(frame.host, name);
+      // Skipped, as list shows them blocked: names no path can express, protected entries, and
+      // entries too deep for the kernel to look up.
+      if (!isAddressable(name) || this.#protected.covers(segmentsOf(relative)) || tooLongForTheKernel(host)) continue;
       try {
         const stats = await this.#lstat(host, relative);
         if (stats.isDirectory()) {
@@ -505,6 +567,9 @@ export class ReadOnlyWorkspace {
    * refused, every segment but the last must be a folder. Returns the last entry's host path and stats.
    */
   async #walk(prepared: string): Promise<{ host: string; stats: ReadOnlyStats | null }> {
+    if (tooLongForTheKernel(path.join(this.#root, prepared))) {
+      throw invalidPath(prepared, `is too long for the file system: with the workspace root it has more than ${MAX_HOST_PATH_BYTES} bytes`);
+    }
     const segments = segmentsOf(prepared);
     let host = this.#root;
     let stats: ReadOnlyStats | null = null;
@@ -548,10 +613,11 @@ export class ReadOnlyWorkspace {
 
   async #kind(host: string, relative: string, name: string): Promise<EntryKind> {
     const entry = child(relative, name);
-    if (!isAddressable(name) || this.#protected.covers(segmentsOf(entry))) return "blocked";
+    const entryHost = path.join(host, name);
+    if (!isAddressable(name) || this.#protected.covers(segmentsOf(entry)) || tooLongForTheKernel(entryHost)) return "blocked";
     let stats: ReadOnlyStats;
     try {
-      stats = await this.#lstat(path.join(host, name), entry);
+      stats = await this.#lstat(entryHost, entry);
     } catch (error) {
       // Gone since readdir, unreadable, or a name the system cannot look up again (not UTF-8).
       if (error instanceof WorkspaceToolError) return "blocked";
