@@ -298,6 +298,9 @@ const EXPANSION_IN_QUOTES = /\\[\s\S]|([$`])/g;
 /** Characters that are plain wherever they stand in a word: letters, digits and harmless punctuation. */
 const PLAIN_RUN = /[A-Za-z0-9_@%+\-./,:=^]+/y;
 
+/** Characters beyond ASCII: plain, but for the invisible ones `CONTROL` names. */
+const NON_ASCII_RUN = /[\u0080-\uffff]+/y;
+
 /** Inside double quotes a backslash escapes only these; before anything else it is a backslash. */
 const QUOTED_ESCAPE = /\\([$`"\\])/g;
 
@@ -479,6 +482,15 @@ function split(command: string): Split {
         if (PLAIN_RUN.test(command)) {
           add(command.slice(index, PLAIN_RUN.lastIndex), false, index);
           index = PLAIN_RUN.lastIndex;
+          break;
+        }
+        // So is a run of characters beyond ASCII, once the first control character in it is flagged.
+        NON_ASCII_RUN.lastIndex = index;
+        if (NON_ASCII_RUN.test(command)) {
+          const run = command.slice(index, NON_ASCII_RUN.lastIndex);
+          flagControl(run, index);
+          add(run, false, index);
+          index = NON_ASCII_RUN.lastIndex;
           break;
         }
         const what = inWord(char, index);
