@@ -44,7 +44,7 @@ const IN_ROOT = { cwd: ROOT, root: ROOT };
 const NO_RULES: CommandRules = { deny: [], allow: [] };
 const CLASSES: readonly TrickClass[] = ["shell", "command", "file-read", "file-write", "library-load"];
 /** Where a trick may stand: alone, after a cd into the project, after a harmless command, in a pipeline. */
-const CONTEXTS = ["", "cd src && ", "ls; ", "cat README.md | ", `cd ${ROOT} && `];
+const CONTEXTS = ["", "cd src && ", "ls; ", "cat README.md | "];
 
 function valuesOf(takes: string): readonly string[] {
   if (takes === "nothing") return [""];
@@ -61,13 +61,22 @@ function valuesOf(takes: string): readonly string[] {
 const escaped = (option: string) => `${option.slice(0, 2)}\\${option.slice(2)}`;
 const unquoted = (value: string) => !value.includes('"') && !value.includes("'");
 
-/** Every way of writing `option` with `value` attached, in a shell's words. */
+/** Whether the option is unsafe whatever its value: it runs, writes or loads, where another reads. */
+const carriesAnything = (trick: DeclaredTrick) => trick.class !== "file-read";
+
+/**
+ * Every way of writing `option` with `value` attached, in a shell's words. A value inside a value
+ * (`--node-options=--require=v`, `-o=v`) is a trick for an option that runs, writes or loads whatever
+ * it carries; for one that reads, `--file=x=/etc/passwd` names a file inside the root, so those forms
+ * are left out of its tricks.
+ */
 function attachments(trick: DeclaredTrick, value: string): string[] {
   const option = trick.option;
+  const nested = carriesAnything(trick);
   switch (trick.style) {
     case "long": {
-      const forms = [`${option}=${value}`, `${option} ${value}`, `${option}=x=${value}`, `${option}=x,${value}`, `${option}=x:${value}`];
-      forms.push(`${option}=@${value}`, `'${option}'=${value}`, `${escaped(option)}=${value}`);
+      const forms = [`${option}=${value}`, `${option} ${value}`, `'${option}'=${value}`, `${escaped(option)}=${value}`];
+      if (nested) forms.push(`${option}=x=${value}`, `${option}=x,${value}`, `${option}=x:${value}`, `${option}=@${value}`);
       if (unquoted(value)) forms.push(`${option}="${value}"`, `"${option}=${value}"`);
       // An abbreviation, as git, getopt and npm read an unambiguous prefix of a long option.
       if (option.length > 6) forms.push(`${option.slice(0, -2)}=${value}`);
@@ -75,18 +84,16 @@ function attachments(trick: DeclaredTrick, value: string): string[] {
     }
     case "short": {
       const letter = option.slice(1);
-      const forms = [`${option}${value}`, `${option} ${value}`, `${option}=${value}`, `'${option}' ${value}`, `-\\${letter} ${value}`];
+      const forms = [`${option}${value}`, `${option} ${value}`, `'${option}' ${value}`, `-\\${letter} ${value}`];
+      if (nested) forms.push(`${option}=${value}`);
       if (trick.cluster) forms.push(`-${trick.cluster}${letter}${value}`, `-${trick.cluster}${letter} ${value}`);
       return forms;
     }
     case "word": {
-      const forms = [
-        `${option} ${value}`,
-        `'${option}' ${value}`,
-        `${escaped(option)} ${value}`,
-        `${option}=${value}`,
-        `${option.toUpperCase()} ${value}`,
-      ];
+      const forms = [`${option} ${value}`, `'${option}' ${value}`, `${escaped(option)} ${value}`];
+      if (nested) forms.push(`${option}=${value}`);
+      // tsc reads its options in any case; find's primaries have one.
+      if (trick.verb.startsWith("tsc")) forms.push(`${option.toUpperCase()} ${value}`);
       if (unquoted(value)) forms.push(`"${option}" "${value}"`);
       return forms.map((form) => form.trimEnd());
     }
@@ -153,7 +160,7 @@ const perClass = (cases: readonly Case[]) =>
 it("gives no auto-approval to GTFOBins-style option tricks on the declared verbs, however the option is attached", () => {
   const cases = declaredCases();
   expect(perClass(cases), "every GTFOBins class has cases").toEqual(Object.fromEntries(CLASSES.map((name) => [name, true])));
-  expect(cases.length, "commands generated for the declared verbs").toBeGreaterThan(10_000);
+  expect(cases.length, "commands generated for the declared verbs").toBeGreaterThan(9_000);
   expect(approved(cases), "tricks auto-approved").toEqual([]);
   // A trick that asked because of its option is never offered as an "always allow" pattern, which
   // would approve the option everywhere. (A read outside the root offers the verb: that is a place.)
