@@ -662,13 +662,11 @@ function patternMatches(pattern: string, words: readonly string[]): boolean {
   }
 }
 
-/** A pattern's first word: the key it is filed under. Patterns are never blank, so there is one. */
+/** A pattern's first word, the key it is filed under: patterns are never blank, so there is one. */
+const FIRST_WORD = /[^ \t]+/;
+
 function firstWord(pattern: string): string {
-  let start = 0;
-  while (isSeparator(pattern.charCodeAt(start))) start += 1;
-  let end = start;
-  while (end < pattern.length && !isSeparator(pattern.charCodeAt(end))) end += 1;
-  return pattern.slice(start, end);
+  return FIRST_WORD.exec(pattern)?.[0] ?? "";
 }
 
 const NONE: readonly never[] = [];
