@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
-import { realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
@@ -88,7 +89,7 @@ it("generalizes always allow to the program and its subcommand, and the pattern 
   expect(
     patterns(
       [
-        "cd /srv/legacy/app && pnpm test -- --watch",
+        "cd /srv/legacy/app && pnpm test -- cart",
         "git push origin feature/cart",
         "git commit -m 'Add cart page'",
         "npm run build -- --prod",
@@ -118,7 +119,7 @@ it("generalizes always allow to the program and its subcommand, and the pattern 
     ),
     "command → pattern",
   ).toEqual({
-    "cd /srv/legacy/app && pnpm test -- --watch": "pnpm test",
+    "cd /srv/legacy/app && pnpm test -- cart": "pnpm test",
     "git push origin feature/cart": "git push",
     "git commit -m 'Add cart page'": "git commit",
     "npm run build -- --prod": "npm run build",
@@ -292,6 +293,30 @@ it("denies first: one denied segment denies the whole command, over allow and sc
     // A deny list is a list of prefixes, not a guard: this spelling asks instead.
     "rm -r -f dist": "require_approval",
   });
+});
+
+it("never lets scope or an allow rule override deny: a denied declared verb is denied inside the root, even a root of /", () => {
+  // A harness puts its built-in deny patterns in rules.deny, before the user's; each wins over scope.
+  const builtIn = ["git push --force", "rm -rf", "git log", "cat .env"];
+  const rules = { deny: builtIn, allow: ["git log", "cat"] };
+  const everything = { cwd: "/", root: "/" };
+  const commands = ["git log --oneline", "cat .env", "cd src && head ../.env", "ls && git log -5", "cat README.md"];
+  const outcome = (command: string, context: Context) => {
+    const decision = decide(command, context, rules);
+    return `${decision.action} by ${decision.authorizedBy}`;
+  };
+  const table = (context: Context) => Object.fromEntries(commands.map((command) => [command, outcome(command, context)]));
+  const expected = (root: string) => ({
+    "git log --oneline": "deny by null",
+    "cat .env": "deny by null",
+    // A deny pattern is words, not a path: `head ../.env` is not `cat .env`, and scope approves it.
+    "cd src && head ../.env": `auto_approve by ${root}`,
+    "ls && git log -5": "deny by null",
+    "cat README.md": "auto_approve by cat",
+  });
+  expect(table(IN_ROOT), "in the project root").toEqual(expected(ROOT));
+  expect(table(everything), "with / as the root, where every path is in scope").toEqual(expected("/"));
+  expect(alwaysAllowPattern("git log --oneline", IN_ROOT, rules), "a denied command offers no pattern").toBeNull();
 });
 
 it("still denies a denied command hidden in syntax it cannot analyze", () => {
@@ -573,7 +598,7 @@ it("moves the working folder with cd, and after ; or || the folder before the cd
     // `||` runs only if the cd failed: ls stays in the root.
     "cd /etc || ls",
     `cd - && cd ${ROOT} && ls`,
-    // A cd in a pipeline runs in a subshell: it moves nothing.
+    // Whether a cd in a pipeline moves the folder depends on the shell: it asks.
     "cd /etc | ls",
     "cd v2- && ls",
   ];
@@ -597,7 +622,7 @@ it("moves the working folder with cd, and after ; or || the folder before the cd
     [`cd ${ROOT}/../other && ls`]: "require_approval",
     "cd /etc || ls": "auto_approve",
     [`cd - && cd ${ROOT} && ls`]: "auto_approve",
-    "cd /etc | ls": "auto_approve",
+    "cd /etc | ls": "require_approval",
     "cd v2- && ls": "auto_approve",
   });
   // The prediction: from /workspace, `;` leaves the old folder possible, `&&` does not.
@@ -615,14 +640,27 @@ it("moves the working folder with cd, and after ; or || the folder before the cd
   expect(decide("cd /etc", IN_ROOT, NO_RULES).authorizedBy, "a cd alone authorizes nothing").toBeNull();
 });
 
-it("moves nothing with a cd inside a pipeline, not even for the commands after the pipeline", () => {
-  // `cd x | ls` runs the cd in a subshell: whatever follows still runs in the folder before it.
-  expect(actions(["cd /etc | ls && ls", "cd src | ls && cat ../README.md"]), "command → action").toEqual({
-    "cd /etc | ls && ls": "auto_approve",
-    "cd src | ls && cat ../README.md": "require_approval",
-  });
-  expect(reasons(["cd src | ls && cat ../README.md"]), "the path is read from the root").toEqual({
-    "cd src | ls && cat ../README.md": `"cat ../README.md" asks: path "../README.md" is outside the project root ${ROOT}`,
+it("asks for a cd inside a pipeline: in zsh and under bash's lastpipe the last command of a pipeline moves the working folder", () => {
+  // `ls | cd /etc` runs the cd in the current shell in zsh, ksh, and bash with `shopt -s lastpipe`, and
+  // in a subshell elsewhere; POSIX lets a shell run any command of a pipeline in the current one.
+  const cases: Record<string, string> = {
+    "ls | cd /etc && cat passwd": "a cd inside a pipeline at offset 5",
+    "ls | cd /etc": "a cd inside a pipeline at offset 5",
+    "cd /etc | ls": "a cd inside a pipeline at offset 0",
+    "cd src | ls && cat ../README.md": "a cd inside a pipeline at offset 0",
+    "ls && ls | 'cd' src && cat index.ts": "a cd inside a pipeline at offset 11",
+    "ls|cd /etc|cat passwd": "a cd inside a pipeline at offset 3",
+    // The first problem in the command is the one reported, whichever the splitter met first.
+    "cd src | cat *.md": "a cd inside a pipeline at offset 0",
+    "cat $(ls) | cd /etc": "command substitution $(…) at offset 4",
+  };
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(unanalyzable(cases));
+  expect(patterns(Object.keys(cases)), "no always-allow pattern for a cd inside a pipeline").toEqual(same(Object.keys(cases), null));
+  // Deny is still checked first, and a cd on its own between pipelines still moves the folder.
+  expect(decide("ls | cd /etc && rm -rf /", IN_ROOT, { deny: ["rm -rf"], allow: [] }).action, "deny first").toBe("deny");
+  expect(actions(["ls | wc -l && cd src && cat ../README.md", "cd src && ls | wc -l"]), "a cd that is a pipeline of its own").toEqual({
+    "ls | wc -l && cd src && cat ../README.md": "auto_approve",
+    "cd src && ls | wc -l": "auto_approve",
   });
 });
 
@@ -731,6 +769,35 @@ it("checks every path argument, option values included, against the root", () =>
   });
 });
 
+it("checks every path an option carries, however it is attached: @p, --opt=p, --opt=a=p, -Ip", () => {
+  // Each word is split at every `=`, `:`, `,` and space in it, and each piece is read as a path: as it
+  // is, without a leading `@`, and without a short option's letters.
+  const cases: Record<string, string> = {
+    "grep -f/etc/passwd src": "/etc/passwd",
+    "grep --file=/etc/passwd src": "/etc/passwd",
+    "grep --file=x=/etc/passwd src": "/etc/passwd",
+    "grep --file=a=b=../../secret src": "../../secret",
+    "grep --file=notes:/etc/passwd src": "/etc/passwd",
+    "grep --file=a,/etc/passwd src": "/etc/passwd",
+    "grep --file=@/etc/passwd src": "/etc/passwd",
+    'grep --file="a /etc/passwd" src': "/etc/passwd",
+    "cat @/proc/self/environ": "/proc/self/environ",
+    "head --lines=5 @../secret.txt": "../secret.txt",
+    "tsc -p=../other/tsconfig.json": "../other/tsconfig.json",
+    "grep -ef../secret src": "../secret",
+  };
+  const expected = Object.fromEntries(
+    Object.entries(cases).map(([command, path]) => [
+      command,
+      `${JSON.stringify(command)} asks: path "${path}" is outside the project root ${ROOT}`,
+    ]),
+  );
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+  // Pieces that stay inside cost nothing: these read the project only.
+  const inside = ["grep --file=a=src/patterns.txt src", "cat @notes.md", "grep -e a:b,c src", 'grep "TODO: fix" src'];
+  expect(actions(inside), "pieces inside the root").toEqual(same(inside, "auto_approve"));
+});
+
 it("auto-approves only declared read and build verbs, even inside the root", () => {
   expect([...SCOPE_VERBS], "the declared verbs").toEqual([
     "cat",
@@ -751,7 +818,10 @@ it("auto-approves only declared read and build verbs, even inside the root", () 
     "pnpm test",
   ]);
   expect(Object.isFrozen(SCOPE_VERBS), "SCOPE_VERBS is frozen").toBe(true);
-  const declared = SCOPE_VERBS.map((verb) => `${verb} src`);
+  // git diff and git show are approved only with the two options that keep a diff from running programs.
+  const declared = SCOPE_VERBS.map((verb) =>
+    verb === "git diff" || verb === "git show" ? `${verb} --no-ext-diff --no-textconv src` : `${verb} src`,
+  );
   expect(actions(declared), "each declared verb on a path in the root").toEqual(same(declared, "auto_approve"));
 
   const undeclared = [
@@ -801,40 +871,352 @@ it("auto-approves only declared read and build verbs, even inside the root", () 
     "git log --output=log.txt",
     "git show --outp=x",
     "git diff --ext-diff",
-    "git log -- --output",
   ];
   const why = (command: string) => decide(command, IN_ROOT, NO_RULES).reason.replace(/^".*" asks: /, "");
   const refused = Object.fromEntries(writing.map((command) => [command, why(command)]));
-  expect(refused, "options that write or run ask, even on a declared verb").toEqual({
-    "find . -name '*.orig' -delete": 'option "-delete" writes files, runs commands or reads paths from a file',
-    "find . -exec rm x \\;": 'option "-exec" writes files, runs commands or reads paths from a file',
-    "find . -execdir ls \\;": 'option "-execdir" writes files, runs commands or reads paths from a file',
-    "find . -ok ls \\;": 'option "-ok" writes files, runs commands or reads paths from a file',
-    "find . -okdir ls \\;": 'option "-okdir" writes files, runs commands or reads paths from a file',
-    "find . -fprint out.txt": 'option "-fprint" writes files, runs commands or reads paths from a file',
-    "find . -fprint0 out.txt": 'option "-fprint0" writes files, runs commands or reads paths from a file',
-    "find . -fprintf out.txt %p": 'option "-fprintf" writes files, runs commands or reads paths from a file',
-    "find . -fls out.txt": 'option "-fls" writes files, runs commands or reads paths from a file',
-    "find -files0-from list.txt": 'option "-files0-from" writes files, runs commands or reads paths from a file',
-    "wc --files0-from=list.txt": 'option "--files0-from=list.txt" writes files, runs commands or reads paths from a file',
-    "wc --files0=list.txt": 'option "--files0=list.txt" writes files, runs commands or reads paths from a file',
-    "git diff --output=patch.diff": 'option "--output=patch.diff" writes files, runs commands or reads paths from a file',
-    "git log --output=log.txt": 'option "--output=log.txt" writes files, runs commands or reads paths from a file',
-    "git show --outp=x": 'option "--outp=x" writes files, runs commands or reads paths from a file',
-    "git diff --ext-diff": 'option "--ext-diff" writes files, runs commands or reads paths from a file',
-    "git log -- --output": 'option "--output" writes files, runs commands or reads paths from a file',
+  expect(refused, "options that write or run are off the list, and ask").toEqual({
+    "find . -name '*.orig' -delete": 'option "-delete" is not on the allow-list of "find"',
+    "find . -exec rm x \\;": 'option "-exec" is not on the allow-list of "find"',
+    "find . -execdir ls \\;": 'option "-execdir" is not on the allow-list of "find"',
+    "find . -ok ls \\;": 'option "-ok" is not on the allow-list of "find"',
+    "find . -okdir ls \\;": 'option "-okdir" is not on the allow-list of "find"',
+    "find . -fprint out.txt": 'option "-fprint" is not on the allow-list of "find"',
+    "find . -fprint0 out.txt": 'option "-fprint0" is not on the allow-list of "find"',
+    "find . -fprintf out.txt %p": 'option "-fprintf" is not on the allow-list of "find"',
+    "find . -fls out.txt": 'option "-fls" is not on the allow-list of "find"',
+    "find -files0-from list.txt": 'option "-files0-from" is not on the allow-list of "find"',
+    "wc --files0-from=list.txt": 'option "--files0-from=list.txt" is not on the allow-list of "wc"',
+    "wc --files0=list.txt": 'option "--files0=list.txt" is not on the allow-list of "wc"',
+    "git diff --output=patch.diff": 'option "--output=patch.diff" is not on the allow-list of "git diff"',
+    "git log --output=log.txt": 'option "--output=log.txt" is not on the allow-list of "git log"',
+    "git show --outp=x": 'option "--outp=x" is not on the allow-list of "git show"',
+    "git diff --ext-diff": 'option "--ext-diff" is not on the allow-list of "git diff"',
   });
-  // Near misses stay approved: other options, -exec as a plain word of grep, and a single-dash
-  // option of find, which takes no abbreviations.
-  const nearMisses = [
-    "find . -name '*.ts' -type f",
-    "find . -del",
-    "git diff --output-indicator-new=+",
-    "git log --oneline",
-    "grep -- -exec src",
-    "wc -l src/app.ts",
-  ];
+  // Near misses stay approved: options on the list, and words after `--`, which are operands: a search
+  // text for grep, a path for git.
+  const nearMisses = ["find . -name '*.ts' -type f", "git log --oneline", "grep -- -exec src", "git log -- --output", "wc -l src/app.ts"];
   expect(actions(nearMisses), "near misses").toEqual(same(nearMisses, "auto_approve"));
+});
+
+it("asks for an option that is not on its verb's allow-list: npm test --node-options runs the model's code", () => {
+  const cases: Record<string, string> = {
+    "npm test --node-options=\"--import=data:text/javascript,import('node:fs').then((fs)=>fs.writeFileSync('../pwned',''))\"":
+      "--node-options=--import=data:text/javascript,import('node:fs').then((fs)=>fs.writeFileSync('../pwned',''))",
+    "npm test --node-options=--require=/srv/evil/evil.cjs": "--node-options=--require=/srv/evil/evil.cjs",
+    "npm test --node-opt=--require=evil.cjs": "--node-opt=--require=evil.cjs",
+    "npm test --script-shell=/bin/sh": "--script-shell=/bin/sh",
+    "npm test --prefix=../other": "--prefix=../other",
+    "npm test -- --reporter=./reporter.js": "--reporter=./reporter.js",
+    "pnpm test --node-options=--require=evil.cjs": "--node-options=--require=evil.cjs",
+    "pnpm test -- --config=vitest.evil.ts": "--config=vitest.evil.ts",
+    "pnpm test --watch": "--watch",
+    "tsc --outDir dist": "--outDir",
+    "tsc --NOEMIT": "--NOEMIT",
+    "tail -f logs/app.log": "-f",
+    "git log --one": "--one",
+    "git status --porcelain=v2 -c": "-c",
+    "ls -lX": "-lX",
+    "cat -/etc/hosts": "-/etc/hosts",
+    "find . -del": "-del",
+    "find . -- src": "--",
+  };
+  const verbOf = (command: string) => /^(?:git \w+|npm test|pnpm test|\S+)/.exec(command)?.[0] ?? "";
+  const cut = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}…` : text);
+  const expected = Object.fromEntries(
+    Object.entries(cases).map(([command, option]) => [
+      command,
+      `${cut(command)} asks: option ${cut(option)} is not on the allow-list of "${verbOf(command)}"`,
+    ]),
+  );
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+  // An allow pattern would approve the option everywhere: nothing is offered.
+  expect(patterns(Object.keys(cases)), "no always-allow pattern for an option off the list").toEqual(same(Object.keys(cases), null));
+});
+
+it("accepts every option on each declared verb's allow-list, clustered or with a glued value", () => {
+  const git = "--no-ext-diff --no-textconv";
+  const allowed: Record<string, readonly string[]> = {
+    cat: [
+      "-A",
+      "-b",
+      "-E",
+      "-n",
+      "-s",
+      "-T",
+      "-v",
+      "--number",
+      "--number-nonblank",
+      "--show-all",
+      "--show-ends",
+      "--show-tabs",
+      "--squeeze-blank",
+    ],
+    find: [
+      "-name x",
+      "-iname x",
+      "-path x",
+      "-ipath x",
+      "-type f",
+      "-maxdepth 2",
+      "-mindepth 1",
+      "-newer x",
+      "-mtime 1",
+      "-mmin 5",
+      "-size 1k",
+      "-empty",
+      "-print",
+      "-print0",
+      "-prune",
+      "-not",
+      "-and",
+      "-or",
+      "-a",
+      "-o",
+    ],
+    grep: [
+      "-c",
+      "-E",
+      "-F",
+      "-h",
+      "-H",
+      "-i",
+      "-l",
+      "-L",
+      "-n",
+      "-o",
+      "-q",
+      "-r",
+      "-R",
+      "-s",
+      "-v",
+      "-w",
+      "-x",
+      "-A 2",
+      "-B 2",
+      "-C 2",
+      "-e x",
+      "-f x",
+      "-m 1",
+      "--count",
+      "--extended-regexp",
+      "--fixed-strings",
+      "--ignore-case",
+      "--files-with-matches",
+      "--files-without-match",
+      "--line-number",
+      "--only-matching",
+      "--quiet",
+      "--recursive",
+      "--no-messages",
+      "--invert-match",
+      "--word-regexp",
+      "--line-regexp",
+      "--with-filename",
+      "--no-filename",
+      "--include=x",
+      "--exclude=x",
+      "--exclude-dir=x",
+      "--max-count=1",
+      "--after-context=2",
+      "--before-context=2",
+      "--context=2",
+      "--regexp=x",
+      "--file=x",
+      "--color=never",
+    ],
+    head: ["-n 5", "-c 5", "-q", "-v", "-z", "-5", "--lines=5", "--bytes=5", "--quiet", "--silent", "--verbose", "--zero-terminated"],
+    ls: [
+      "-1",
+      "-a",
+      "-A",
+      "-d",
+      "-F",
+      "-h",
+      "-i",
+      "-l",
+      "-n",
+      "-r",
+      "-R",
+      "-S",
+      "-t",
+      "--all",
+      "--almost-all",
+      "--directory",
+      "--human-readable",
+      "--recursive",
+      "--reverse",
+      "--sort=size",
+      "--color=never",
+    ],
+    pwd: ["-L", "-P", "--logical", "--physical"],
+    tail: ["-n 5", "-c 5", "-q", "-v", "-z", "-5", "--lines=5", "--bytes=5", "--quiet", "--silent", "--verbose", "--zero-terminated"],
+    wc: ["-c", "-m", "-l", "-w", "-L", "--bytes", "--chars", "--lines", "--words", "--max-line-length"],
+    [`git diff ${git}`]: [
+      "--cached",
+      "--staged",
+      "--stat",
+      "--numstat",
+      "--shortstat",
+      "--name-only",
+      "--name-status",
+      "--no-color",
+      "--exit-code",
+      "--quiet",
+      "--ignore-all-space",
+      "-w",
+      "--unified=1",
+      "-U1",
+    ],
+    "git log": [
+      "--oneline",
+      "--graph",
+      "--decorate",
+      "--all",
+      "--reverse",
+      "--no-merges",
+      "--first-parent",
+      "--no-color",
+      "--max-count=5",
+      "--since=yesterday",
+      "--until=today",
+      "--author=ana",
+      "--grep=fix",
+      "-n 5",
+      "-5",
+    ],
+    [`git show ${git}`]: ["--stat", "--name-only", "--name-status", "--oneline", "--no-patch", "--no-color", "-s"],
+    "git status": ["-s", "-b", "-z", "-uno", "--short", "--branch", "--porcelain", "--long", "--untracked-files=no", "--ignored"],
+    tsc: [
+      "--noEmit",
+      "--pretty",
+      "--project tsconfig.json",
+      "-p tsconfig.json",
+      "--listFiles",
+      "--showConfig",
+      "--explainFiles",
+      "--diagnostics",
+      "--extendedDiagnostics",
+      "--version",
+      "-v",
+      "--help",
+      "-h",
+    ],
+    "npm test": ["--silent", "-s", "--if-present"],
+  };
+  const commands = Object.entries(allowed).flatMap(([verb, options]) =>
+    options.map((option) => (verb === "find" ? `find src ${option}` : `${verb} ${option} src`)),
+  );
+  expect(actions(commands), "each option on its verb's list").toEqual(same(commands, "auto_approve"));
+  // Short options cluster after one dash, and a letter that takes a value takes the rest of its word.
+  const clusters = [
+    "ls -laR src",
+    "grep -rnC3 TODO src",
+    "grep -rie TODO src",
+    "head -n5 src/app.ts",
+    "head -qn5 src/app.ts",
+    "git log -n5",
+    "git status -sbuno",
+    "cat -nE src/app.ts",
+  ];
+  expect(actions(clusters), "clustered and glued short options").toEqual(same(clusters, "auto_approve"));
+  // After `--` every word is an operand; npm and pnpm pass operands to the project's test script.
+  const operands = ["grep -- -exec src", "cat -- -n", "npm test -- cart", "pnpm test -- src/cart.test.ts", "echo --anything -goes"];
+  expect(actions(operands), "operands").toEqual(same(operands, "auto_approve"));
+});
+
+it("asks for tsc @file: a response file holds options the model chose", () => {
+  const commands = [
+    "tsc @/etc/passwd",
+    "tsc @../../x.args",
+    "tsc @/proc/self/environ",
+    "tsc @build.args",
+    "tsc --noEmit @build.args",
+    "cd src && tsc '@build.args'",
+  ];
+  expect(actions(commands), "command → action").toEqual(same(commands, "require_approval"));
+  expect(reasons(["tsc @build.args"]), "the reason").toEqual({
+    "tsc @build.args": '"tsc @build.args" asks: option "@build.args" is not on the allow-list of "tsc"',
+  });
+  expect(patterns(commands), "no always-allow pattern for a response file").toEqual(same(commands, null));
+  // To every other verb a word that starts with `@` is a name like any other.
+  expect(actions(["cat @notes.md", "tsc --noEmit"]), "@ elsewhere").toEqual(same(["cat @notes.md", "tsc --noEmit"], "auto_approve"));
+});
+
+it("approves git diff and git show only with --no-ext-diff and --no-textconv: a diff may run programs from git's configuration", () => {
+  const flags = "--no-ext-diff --no-textconv";
+  const commands = [
+    "git diff",
+    "git diff src",
+    "git diff --no-ext-diff",
+    "git diff --no-textconv HEAD",
+    `git diff ${flags}`,
+    `git diff --no-textconv --stat --no-ext-diff HEAD~1 -- src`,
+    `git diff ${flags} --ext-diff`,
+    `git diff ${flags} --textconv`,
+    `git diff -- ${flags}`,
+    "git show HEAD",
+    `git show ${flags} HEAD`,
+    "git log --oneline -5",
+    "git log -p",
+    `git log -p ${flags}`,
+    "git status",
+  ];
+  expect(actions(commands), "command → action").toEqual({
+    "git diff": "require_approval",
+    "git diff src": "require_approval",
+    "git diff --no-ext-diff": "require_approval",
+    "git diff --no-textconv HEAD": "require_approval",
+    [`git diff ${flags}`]: "auto_approve",
+    [`git diff --no-textconv --stat --no-ext-diff HEAD~1 -- src`]: "auto_approve",
+    // Git obeys the last of two opposite options; an option off the list asks anyway.
+    [`git diff ${flags} --ext-diff`]: "require_approval",
+    [`git diff ${flags} --textconv`]: "require_approval",
+    // After `--` they are paths, not options.
+    [`git diff -- ${flags}`]: "require_approval",
+    "git show HEAD": "require_approval",
+    [`git show ${flags} HEAD`]: "auto_approve",
+    // git log prints no diff unless asked, and its list holds no option that asks for one.
+    "git log --oneline -5": "auto_approve",
+    "git log -p": "require_approval",
+    [`git log -p ${flags}`]: "require_approval",
+    "git status": "auto_approve",
+  });
+  expect(reasons(["git diff", "git show HEAD"]), "command → reason").toEqual({
+    "git diff": '"git diff" asks: without --no-ext-diff and --no-textconv, a diff may run a program named by git\'s configuration',
+    "git show HEAD":
+      '"git show HEAD" asks: without --no-ext-diff and --no-textconv, a diff may run a program named by git\'s configuration',
+  });
+  expect(patterns(["git diff", "git show HEAD"]), "no always-allow pattern").toEqual(same(["git diff", "git show HEAD"], null));
+});
+
+it("asks for git paths read from the top of the repository: revision:path and pathspec magic may leave the root", () => {
+  const flags = "--no-ext-diff --no-textconv";
+  const top = (argument: string) =>
+    `${JSON.stringify(argument)} is read from the top of the repository, which may lie above the project root`;
+  const cases: Record<string, string> = {
+    [`git show ${flags} HEAD:../secret.txt`]: 'path "../secret.txt" is outside the project root /data/project-workspaces/shop',
+    "git log --all -p -- :/": 'option "-p" is not on the allow-list of "git log"',
+    "git log --all -- :/": top(":/"),
+    [`git show ${flags} HEAD:README.md`]: top("HEAD:README.md"),
+    "git log -- ':(top)src'": top(":(top)src"),
+    "git log -- ':!src'": top(":!src"),
+    "git log -- :^src": top(":^src"),
+    [`git diff ${flags} HEAD:src/a.ts HEAD:src/b.ts`]: top("HEAD:src/a.ts"),
+    [`git show ${flags} main:`]: top("main:"),
+    [`git show ${flags} HEAD:./../x`]: 'path "./../x" is outside the project root /data/project-workspaces/shop',
+  };
+  const expected = Object.fromEntries(Object.entries(cases).map(([command, why]) => [command, `${JSON.stringify(command)} asks: ${why}`]));
+  expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
+  // A path that starts with ./ or ../ is read from the working folder, and checked like any other.
+  const fromFolder = [
+    `git show ${flags} HEAD:./README.md`,
+    `cd src && git show ${flags} HEAD:../README.md`,
+    `git diff ${flags} main -- src`,
+    "git log --oneline -- src",
+  ];
+  expect(actions(fromFolder), "paths from the working folder").toEqual(same(fromFolder, "auto_approve"));
+  // Reading a path, not an option: always allow offers the verb, as for any path outside.
+  expect(alwaysAllowPattern(`git show ${flags} HEAD:README.md`, IN_ROOT, NO_RULES), "always allow").toBe("git show");
 });
 
 it("records who authorized: the root for scope, the pattern for allow, null otherwise", () => {
@@ -947,12 +1329,88 @@ it("stays linear on huge input: a megabyte command, 100 000 segments, a million 
   expect(decide(segments, IN_ROOT, NO_RULES), "100 000 segments").toEqual(AUTO_BY_ROOT);
   expect(decide(`${segments} ; curl x`, IN_ROOT, NO_RULES).action, "the last of 100 001 segments asks").toBe("require_approval");
 
+  // Many possible folders times many words: five `cd x;` make 32 folders, and every word after them
+  // is a path read from each. 20 000 words or pipelines after them, a folder 5 000 deep, a word of
+  // 10 000 pieces: each is decided like a short line. (`reads each path once…` counts the work per
+  // folder; `npm run bench` times a whole megabyte of each shape.)
+  const cds = "cd a; cd b; cd c; cd d; cd e; ";
+  const words = `${cds}cat ${"a ".repeat(20_000)}`;
+  expect(decide(words, IN_ROOT, NO_RULES), "32 folders, 20 000 words").toEqual(AUTO_BY_ROOT);
+  expect(decide(`${words}${"../".repeat(6)}x`, IN_ROOT, NO_RULES).reason, "the last of 20 001 words leaves the root").toBe(
+    `"cat ${"a ".repeat(36)}a…" asks: path "${"../".repeat(6)}x" is outside the project root ${ROOT}`,
+  );
+  const pipelines = `${cds}${"ls; ".repeat(20_000)}ls`;
+  expect(decide(pipelines, IN_ROOT, NO_RULES), "32 folders, 20 001 pipelines").toEqual(AUTO_BY_ROOT);
+  const ups = `cd ${"a/".repeat(5_000)} && cat ${"../".repeat(5_000)}x ${"a/../".repeat(3_000)}b`;
+  expect(decide(ups, IN_ROOT, NO_RULES), "a folder 5 000 deep, and paths that climb back out of it").toEqual(AUTO_BY_ROOT);
+  const glued = `grep --file=${"a=".repeat(10_000)}/etc/passwd src`;
+  expect(decide(glued, IN_ROOT, NO_RULES).reason, "a word with 10 000 pieces").toBe(
+    `"grep --file=${"a=".repeat(32)}a…" asks: path "/etc/passwd" is outside the project root ${ROOT}`,
+  );
+
   const many = Array.from({ length: 1_000_000 }, (_, index) => `tool-${index} run`);
   expect(decide("tool-999999 run --fast", IN_ROOT, { deny: [], allow: many }), "a million allow patterns").toEqual({
     action: "auto_approve",
     reason: 'allowed by "tool-999999 run"',
     authorizedBy: "tool-999999 run",
   });
+});
+
+it("reads each pattern once, however many segments the command has", () => {
+  // Each read of an element of a rule list is counted: the lists are read in one pass, not per segment.
+  const reads = { deny: 0, allow: 0 };
+  const counted = (name: "deny" | "allow", list: readonly string[]): string[] =>
+    new Proxy([...list], {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads[name] += 1;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+  const patterns = Array.from({ length: 1000 }, (_, index) => `tool-${index} run`);
+  const rules = { deny: counted("deny", patterns), allow: counted("allow", [...patterns, "ls"]) };
+  const command = Array.from({ length: 10_000 }, () => "ls").join(" && ");
+  expect(decide(command, IN_ROOT, rules), "10 000 segments, 2 001 patterns").toEqual({
+    action: "auto_approve",
+    reason: 'allowed by "ls"',
+    authorizedBy: "ls",
+  });
+  // Validating a list reads each element once, and finding a pattern once more: at most twice each.
+  expect(reads.deny, "reads of the 1 000 deny patterns").toBeLessThanOrEqual(2 * 1000);
+  expect(reads.allow, "reads of the 1 001 allow patterns").toBeLessThanOrEqual(2 * 1001);
+});
+
+it("reads each path once, however many folders the command may be in", () => {
+  // Counts the calls the policy makes to node:path's posix functions. With 32 possible folders it must
+  // do the same work per word as with one: a path is folded once, not resolved from every folder.
+  const calls = { count: 0 };
+  const names = ["join", "normalize", "relative", "resolve", "isAbsolute"] as const;
+  const originals = names.map((name) => [name, posix[name]] as const);
+  for (const [name, original] of originals) {
+    Object.assign(posix, { [name]: (...args: never[]) => ((calls.count += 1), (original as (...a: never[]) => unknown)(...args)) });
+  }
+  const counted = (command: string) => {
+    calls.count = 0;
+    const decision = decide(command, IN_ROOT, NO_RULES);
+    return { action: decision.action, calls: calls.count };
+  };
+  let one: { action: string; calls: number };
+  let many: { action: string; calls: number };
+  try {
+    // Absolute paths inside the root, and relative ones that climb out and come back into it.
+    const paths = Array.from({ length: 2_000 }, (_, index) =>
+      index % 2 === 0 ? `${ROOT}/src/${index}.ts` : `../shop/src/${index}.ts`,
+    ).join(" ");
+    one = counted(`cat ${paths}`);
+    many = counted(`cd a; cd b; cd c; cd d; cd e; cat ${paths}`);
+  } finally {
+    for (const [name, original] of originals) Object.assign(posix, { [name]: original });
+  }
+  expect({ one: one.action, many: many.action }, "2 000 paths in the root, from one folder and from 32").toEqual({
+    one: "auto_approve",
+    many: "auto_approve",
+  });
+  // Whatever the path functions are called for, the 31 more folders may add their own few, not per path.
+  expect(many.calls - one.calls, `calls to posix functions: ${one.calls} from one folder, ${many.calls} from 32`).toBeLessThan(1_000);
 });
 
 it("cannot see a symlink inside the root that leads out: the lexical limit", () => {
@@ -1000,6 +1458,30 @@ async function runProbe(probe: string, module: string, cases: readonly object[])
   const { stdout } = await promisify(execFile)(process.execPath, [probe, module, JSON.stringify(cases)], { encoding: "utf8" });
   return JSON.parse(stdout) as ProbeReport;
 }
+
+it("cannot see which configuration tsc finds above a root that has none: the discovery limit", { timeout: 30_000 }, async () => {
+  // The project has no tsconfig.json of its own; the folder above it has one, which sends output out.
+  const base = temporaryFolder();
+  writeTree(base, {
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { outDir: "escaped", rootDir: ".", lib: ["es5"], types: [] },
+      include: ["project/src"],
+    }),
+    "project/src/app.ts": "export const answer = 42;\n",
+  });
+  const root = join(base, "project");
+  const context = { cwd: root, root };
+  const decisions = Object.fromEntries(["tsc", "npm test"].map((command) => [command, decide(command, context, NO_RULES).authorizedBy]));
+  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+  await promisify(execFile)(process.execPath, [tsc], { cwd: root });
+  const emitted = relative(root, join(base, "escaped", "project", "src", "app.js"));
+  // Documented, not desired: the policy approves by the root, and tsc, run in the root, wrote outside it.
+  expect({ decisions, emitted, written: existsSync(join(root, emitted)) }, "what a pure policy sees, and where tsc wrote").toEqual({
+    decisions: { tsc: root, "npm test": root },
+    emitted: join("..", "escaped", "project", "src", "app.js"),
+    written: true,
+  });
+});
 
 it("does no IO: no file system call, no environment, the same answers for a root that does not exist", { timeout: 30_000 }, async () => {
   const { probe, module } = await bundleProbe(moduleFile("scope"));

@@ -33,43 +33,129 @@ export interface ScopeContext {
  */
 const MAX_WORKING_FOLDERS = 32;
 
+/** How a verb reads `--`: the end of its options, the start of the arguments it passes to the project's test script, or a word like any other. */
+type DoubleDash = "ends options" | "passes to the script" | "is an option";
+
 interface VerbRule {
   readonly verb: string;
   readonly tokens: readonly string[];
-  /** False for a verb whose arguments are text, not paths (`echo`). */
-  readonly readsPaths: boolean;
-  /** Options that write files, run commands or read a list of paths from a file. */
-  readonly refuses: readonly string[];
+  /** False for `echo`: its words are printed, never opened, and no option of it does anything else. */
+  readonly readsWords: boolean;
+  /** Options accepted as whole words, compared before any `=`: `--oneline`, `--lines=5`, `-name`, `-p`. */
+  readonly options: ReadonlySet<string>;
+  /** Letters accepted after one dash, clustered: "la" accepts `-la`. */
+  readonly letters: string;
+  /** Letters that take the rest of their word as a value: "n" accepts `-n20` and `-qn20`. */
+  readonly valued: string;
+  readonly doubleDash: DoubleDash;
+  /** `tsc @file` reads options from a file: such a word is an option, and no file of options is on a list. */
+  readonly responseFiles: boolean;
+  /** Options without which the verb may run a program: all must be given, before any `--`. */
+  readonly requires: { readonly options: readonly string[]; readonly because: string } | null;
+  /** git reads a revision:path or a pathspec that starts with `:` from the top of the repository. */
+  readonly repositoryPaths: boolean;
 }
 
-function verb(name: string, options: { readsPaths?: boolean; refuses?: readonly string[] } = {}): VerbRule {
-  return { verb: name, tokens: name.split(" "), readsPaths: options.readsPaths ?? true, refuses: options.refuses ?? [] };
+interface VerbSpec {
+  readonly readsWords?: boolean;
+  /** Space-separated, as the lesson lists them. */
+  readonly options?: string;
+  readonly letters?: string;
+  readonly valued?: string;
+  readonly doubleDash?: DoubleDash;
+  readonly responseFiles?: boolean;
+  readonly requires?: VerbRule["requires"];
+  readonly repositoryPaths?: boolean;
 }
 
-/** `git diff --output=f` writes f; `--ext-diff` runs a configured program. Git accepts abbreviations. */
-const GIT_WRITES = ["--output", "--ext-diff"];
+function verb(name: string, spec: VerbSpec = {}): VerbRule {
+  return {
+    verb: name,
+    tokens: name.split(" "),
+    readsWords: spec.readsWords ?? true,
+    options: new Set((spec.options ?? "").split(" ").filter((option) => option !== "")),
+    letters: spec.letters ?? "",
+    valued: spec.valued ?? "",
+    doubleDash: spec.doubleDash ?? "ends options",
+    responseFiles: spec.responseFiles ?? false,
+    requires: spec.requires ?? null,
+    repositoryPaths: spec.repositoryPaths ?? false,
+  };
+}
 
-/** find's actions that delete, write or run commands, and its file-driven start points. */
-const FIND_ACTIONS = ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"];
+/** A diff runs `diff.external` and textconv drivers from git's configuration; textconv is on by default. */
+const NO_DIFF_PROGRAMS = {
+  options: ["--no-ext-diff", "--no-textconv"],
+  because: "a diff may run a program named by git's configuration",
+};
 
+/** head and tail read the same options; `-5` is `-n 5`. Following a file (`-f`) never ends, so it is not here. */
+const HEAD_TAIL = { letters: "qvz0123456789", valued: "nc", options: "--lines --bytes --quiet --silent --verbose --zero-terminated" };
+
+/**
+ * The declared verbs, each with the options scope accepts: an allow-list. An option that is not on it
+ * asks, whatever it does: the list holds only options that choose what is printed or which of the
+ * project's files is read, never one that writes, runs a program, loads code or reads options.
+ */
 const VERB_RULES: readonly VerbRule[] = [
-  verb("cat"),
-  verb("echo", { readsPaths: false }),
-  verb("find", { refuses: FIND_ACTIONS }),
-  verb("grep"),
-  verb("head"),
-  verb("ls"),
-  verb("pwd"),
-  verb("tail"),
-  verb("wc", { refuses: ["--files0-from"] }),
-  verb("git diff", { refuses: GIT_WRITES }),
-  verb("git log", { refuses: GIT_WRITES }),
-  verb("git show", { refuses: GIT_WRITES }),
-  verb("git status"),
-  verb("tsc"),
-  verb("npm test"),
-  verb("pnpm test"),
+  verb("cat", { letters: "AbEnsTv", options: "--number --number-nonblank --show-all --show-ends --show-tabs --squeeze-blank" }),
+  verb("echo", { readsWords: false }),
+  verb("find", {
+    options:
+      "-name -iname -path -ipath -type -maxdepth -mindepth -newer -mtime -mmin -size -empty -print -print0 -prune -not -and -or -a -o",
+    doubleDash: "is an option",
+  }),
+  verb("grep", {
+    letters: "cEFhHilLnoqrRsvwx",
+    valued: "ABCefm",
+    options:
+      "--count --extended-regexp --fixed-strings --ignore-case --files-with-matches --files-without-match --line-number --only-matching --quiet --recursive --no-messages --invert-match --word-regexp --line-regexp --with-filename --no-filename --include --exclude --exclude-dir --max-count --after-context --before-context --context --regexp --file --color",
+  }),
+  verb("head", HEAD_TAIL),
+  verb("ls", { letters: "1aAdFhilnrRSt", options: "--all --almost-all --directory --human-readable --recursive --reverse --sort --color" }),
+  verb("pwd", { letters: "LP", options: "--logical --physical" }),
+  verb("tail", HEAD_TAIL),
+  verb("wc", { letters: "cmlwL", options: "--bytes --chars --lines --words --max-line-length" }),
+  verb("git diff", {
+    letters: "w",
+    valued: "U",
+    options:
+      "--no-ext-diff --no-textconv --cached --staged --stat --numstat --shortstat --name-only --name-status --no-color --exit-code --quiet --ignore-all-space --unified",
+    requires: NO_DIFF_PROGRAMS,
+    repositoryPaths: true,
+  }),
+  verb("git log", {
+    letters: "0123456789",
+    valued: "n",
+    options:
+      "--oneline --graph --decorate --all --reverse --no-merges --first-parent --no-color --max-count --since --until --author --grep",
+    repositoryPaths: true,
+  }),
+  verb("git show", {
+    letters: "s",
+    options: "--no-ext-diff --no-textconv --stat --name-only --name-status --oneline --no-patch --no-color",
+    requires: NO_DIFF_PROGRAMS,
+    repositoryPaths: true,
+  }),
+  verb("git status", {
+    letters: "sbz",
+    valued: "u",
+    options: "--short --branch --porcelain --long --untracked-files --ignored",
+    repositoryPaths: true,
+  }),
+  verb("tsc", {
+    options:
+      "--noEmit --pretty --project -p --listFiles --showConfig --explainFiles --diagnostics --extendedDiagnostics --version -v --help -h",
+    doubleDash: "is an option",
+    responseFiles: true,
+  }),
+  verb("npm test", { options: "--silent -s --if-present", doubleDash: "passes to the script" }),
+  verb("pnpm test", { doubleDash: "passes to the script" }),
 ];
+
+/** The declared verbs filed by their first word: `git` leads to its four. */
+const VERBS_BY_PROGRAM = new Map<string, VerbRule[]>();
+for (const rule of VERB_RULES) VERBS_BY_PROGRAM.set(rule.tokens[0] ?? "", [...(VERBS_BY_PROGRAM.get(rule.tokens[0] ?? "") ?? []), rule]);
 
 /** The read and build verbs scope may auto-approve inside the root. Anything else asks. */
 export const SCOPE_VERBS: readonly string[] = Object.freeze(VERB_RULES.map((rule) => rule.verb));
@@ -144,7 +230,7 @@ const WRAPPER_SUBCOMMANDS = new Set([
 const SCRIPT_SUBCOMMANDS = new Set(["npm run", "npm run-script", "pnpm run", "yarn run"]);
 
 /** `NAME=value` (or `NAME+=value`) before a command sets its environment: `PATH=. ls` runs another ls. */
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+const ASSIGNMENT = /[A-Za-z_][A-Za-z0-9_]*\+?=/y;
 
 // ---------------------------------------------------------------------------------------------------
 // Splitting: an allow-list of syntax. Plain words, quotes and the four operators are understood;
@@ -154,10 +240,16 @@ type Operator = "&&" | "||" | ";" | "|";
 
 interface Segment {
   readonly words: readonly string[];
-  /** The segment as written, for messages. */
-  readonly text: string;
+  /** Where the segment stands in the command, for messages (`segmentText`). */
+  readonly from: number;
+  readonly to: number;
   /** The operator before this segment; null for the first. */
   readonly operator: Operator | null;
+}
+
+/** The segment as written, trimmed. Kept as offsets: a command of many segments keeps no copies. */
+function segmentText(command: string, segment: Segment): string {
+  return command.slice(segment.from, segment.to).trim();
 }
 
 interface Problem {
@@ -203,6 +295,12 @@ const DOUBLE_QUOTED_BODY = /(?:[^"\\]|\\[\s\S])*/y;
 /** An unquoted `$` or backtick in a double-quoted body, skipping escaped characters. */
 const EXPANSION_IN_QUOTES = /\\[\s\S]|([$`])/g;
 
+/** Characters that are plain wherever they stand in a word: letters, digits and harmless punctuation. */
+const PLAIN_RUN = /[A-Za-z0-9_@%+\-./,:=^]+/y;
+
+/** Characters beyond ASCII: plain, but for the invisible ones `CONTROL` names. */
+const NON_ASCII_RUN = /[\u0080-\uffff]+/y;
+
 /** Inside double quotes a backslash escapes only these; before anything else it is a backslash. */
 const QUOTED_ESCAPE = /\\([$`"\\])/g;
 
@@ -224,28 +322,44 @@ function split(command: string): Split {
   };
 
   let words: string[] = [];
-  /** The word being read: its parts, where it began, and its last character read outside quotes. */
-  let word: { parts: string[]; start: number; lastUnquoted: string | null } | null = null;
+  /** The word being read (null between words), where it began, and its last character read outside quotes. */
+  let word: string | null = null;
+  let wordStart = 0;
+  let lastUnquoted: string | null = null;
   let segmentStart = 0;
+  /** Where the segment's first word began. */
+  let programAt = 0;
   let operator: Operator | null = null;
 
   const add = (text: string, quoted: boolean, at: number): void => {
-    word ??= { parts: [], start: at, lastUnquoted: null };
-    word.parts.push(text);
-    word.lastUnquoted = quoted ? null : text;
+    if (word === null) {
+      word = text;
+      wordStart = at;
+    } else word += text;
+    lastUnquoted = quoted ? null : text.charAt(text.length - 1);
   };
   const endWord = (end: number): void => {
     if (word === null) return;
-    if (words.length === 0 && ASSIGNMENT.test(command.slice(word.start, end))) {
-      flag("an environment assignment NAME=value", word.start);
+    if (words.length === 0) {
+      programAt = wordStart;
+      // Sticky at the word's start; the characters it matches never end a word, so it stays in the word.
+      ASSIGNMENT.lastIndex = wordStart;
+      if (ASSIGNMENT.test(command)) flag("an environment assignment NAME=value", wordStart);
     }
-    words.push(word.parts.join(""));
+    words.push(word);
     word = null;
+  };
+  const push = (to: number, next: Operator | null): void => {
+    // zsh, ksh and bash with lastpipe run the last command of a pipeline in the shell itself, and
+    // POSIX allows it for any: whether a cd there moves the folder depends on the shell.
+    if (words[0] === "cd" && (operator === "|" || next === "|")) flag("a cd inside a pipeline", programAt);
+    // An exact copy: the array words grew in has room to spare, and a long command keeps every segment.
+    segments.push({ words: words.slice(), from: segmentStart, to, operator });
   };
   const endSegment = (end: number, next: Operator | null, resume: number): void => {
     endWord(end);
     if (words.length === 0) flag("an empty command", end);
-    else segments.push({ words, text: command.slice(segmentStart, end).trim(), operator });
+    else push(end, next);
     words = [];
     operator = next;
     segmentStart = resume;
@@ -268,7 +382,7 @@ function split(command: string): Split {
         return "a glob (*, ? or [)";
       case "~":
         // Expanded at the start of a word and after an unquoted `=` or `:` (`--dir=~/x`).
-        return word === null || word.lastUnquoted === "=" || word.lastUnquoted === ":" ? "tilde expansion ~" : null;
+        return word === null || lastUnquoted === "=" || lastUnquoted === ":" ? "tilde expansion ~" : null;
       case "#":
         return word === null ? "a comment #" : null;
       case "!":
@@ -363,6 +477,22 @@ function split(command: string): Split {
         index = breakAt("a newline", index, 1);
         break;
       default: {
+        // A run of characters that mean nothing to the shell anywhere in a word is read at once.
+        PLAIN_RUN.lastIndex = index;
+        if (PLAIN_RUN.test(command)) {
+          add(command.slice(index, PLAIN_RUN.lastIndex), false, index);
+          index = PLAIN_RUN.lastIndex;
+          break;
+        }
+        // So is a run of characters beyond ASCII, once the first control character in it is flagged.
+        NON_ASCII_RUN.lastIndex = index;
+        if (NON_ASCII_RUN.test(command)) {
+          const run = command.slice(index, NON_ASCII_RUN.lastIndex);
+          flagControl(run, index);
+          add(run, false, index);
+          index = NON_ASCII_RUN.lastIndex;
+          break;
+        }
         const what = inWord(char, index);
         if (what !== null) flag(what, index);
         add(char, false, index);
@@ -372,7 +502,7 @@ function split(command: string): Split {
   }
   endWord(command.length);
   if (words.length === 0) flag("an empty command", command.length);
-  else segments.push({ words, text: command.slice(segmentStart).trim(), operator });
+  else push(command.length, null);
   return { segments, problem };
 }
 
@@ -406,24 +536,86 @@ function resolveFrom(cwd: string, candidate: string): string {
 /** A short option and the letters and digits glued to it (`-rf` in `-rf../x`). */
 const OPTION_LETTERS = /^-[A-Za-z0-9]*/;
 
+/** What an option glues a path to, inside one word: `--opt=p`, `--opt=a=p`, `a:p`, `a,p`, `"a p"`. */
+const PIECE_SEPARATORS = /[\s=:,]/;
+
 /**
- * Every reading of a word that may name a path: the word itself, the value after `=` (`--out=x`,
- * `key=x`), and the value glued to a short option (`-f/etc/passwd`). A glued value begins after some
- * option letter, so at the latest at the first character that is not a letter or digit; reading it
- * from there is as strict as any other split, since an earlier start only lengthens the name of its
- * first folder. Readings that are not paths are harmless: they stay inside the working folder.
+ * Every reading of a word that may name a path. The word is cut at each `=`, `:`, `,` and space, and
+ * each piece is read as it is, without a leading `@` (`tsc @file`), and without a short option's
+ * letters (`-f/etc/passwd`, `-rf../secret`). A piece is at least as strict as any longer reading:
+ * joined to what comes before it, it only gains a first folder, whose name holds the separator and
+ * so is never `..`. A glued value begins after some option letter, so at the latest at the first
+ * character that is not a letter or digit. Readings that are not paths are harmless: they stay inside.
  */
-function pathCandidates(args: readonly string[]): string[] {
-  return args.flatMap((word) => [word, word.slice(word.indexOf("=") + 1), word.replace(OPTION_LETTERS, "")]);
+function pathReadings(word: string): string[] {
+  const readings: string[] = [];
+  for (const piece of word.split(PIECE_SEPARATORS)) {
+    readings.push(piece);
+    if (piece.startsWith("@")) readings.push(piece.slice(1));
+    if (piece.startsWith("-")) readings.push(piece.replace(OPTION_LETTERS, ""));
+  }
+  return readings;
 }
 
-/** An option that writes, runs or reads paths from a file; long options may be abbreviated. */
-function refusedOption(rule: VerbRule, args: readonly string[]): string | null {
+/** An option word: a dash and at least one character after it (`-` alone is standard input). */
+const isOptionWord = (word: string): boolean => word.length > 1 && word.startsWith("-");
+
+/** Whether the verb accepts this option word: whole (before any `=`), or as a cluster of its letters. */
+function accepts(rule: VerbRule, word: string): boolean {
+  const equals = word.indexOf("=");
+  if (rule.options.has(equals === -1 ? word : word.slice(0, equals))) return true;
+  if (word.startsWith("--")) return false;
+  for (let index = 1; index < word.length; index += 1) {
+    const letter = word.charAt(index);
+    // A letter that takes a value takes the rest of the word with it: `-n20`, `-rf../x`.
+    if (rule.valued.includes(letter)) return true;
+    if (!rule.letters.includes(letter)) return false;
+  }
+  return true;
+}
+
+/**
+ * The first option word the verb does not accept, or null. Every dash word before `--` is an option;
+ * so is every `@file` of tsc. After `--` the words are operands, except for npm and pnpm, which pass
+ * them to the project's test script: an option there is one only the script knows.
+ */
+function unlistedOption(rule: VerbRule, args: readonly string[]): string | null {
+  let toScript = false;
   for (const word of args) {
-    const name = word.split("=", 1)[0] ?? word;
-    for (const refused of rule.refuses) {
-      // `--outp` is `--output` to git and to getopt: a long option may be abbreviated.
-      if (name === refused || (name.startsWith("--") && name.length > 2 && refused.startsWith(name))) return word;
+    if (toScript) {
+      if (isOptionWord(word)) return word;
+    } else if (word === "--" && rule.doubleDash !== "is an option") {
+      if (rule.doubleDash === "ends options") return null;
+      toScript = true;
+    } else if ((rule.responseFiles && word.startsWith("@")) || (isOptionWord(word) && !accepts(rule, word))) {
+      return word;
+    }
+  }
+  return null;
+}
+
+/** Whether an option the verb requires is missing before `--`. */
+function lacksRequired(rule: VerbRule, args: readonly string[]): boolean {
+  if (rule.requires === null) return false;
+  const end = args.indexOf("--");
+  const options = new Set(end === -1 ? args : args.slice(0, end));
+  return rule.requires.options.some((option) => !options.has(option));
+}
+
+/**
+ * A git operand that names a path from the top of the repository, or null: a pathspec that starts
+ * with `:` (`:/`, `:(top)x`, `:!x`) and a revision:path whose path does not start with `./` or
+ * `../` (`HEAD:README.md`). The top may lie above the root; the policy cannot see where it is.
+ */
+function fromRepositoryTop(rule: VerbRule, args: readonly string[]): string | null {
+  if (!rule.repositoryPaths) return null;
+  let operands = false;
+  for (const word of args) {
+    if (!operands && word === "--") operands = true;
+    else if (operands || !isOptionWord(word)) {
+      const colon = word.indexOf(":");
+      const path = word.slice(colon + 1);
+      if (colon === 0 || (colon > 0 && !path.startsWith("./") && !path.startsWith("../"))) return word;
     }
   }
   return null;
@@ -469,20 +661,46 @@ function patternMatches(pattern: string, words: readonly string[]): boolean {
   }
 }
 
+/** A pattern's first word, the key it is filed under: patterns are never blank, so there is one. */
+const FIRST_WORD = /[^ \t]+/;
+
+function firstWord(pattern: string): string {
+  return FIRST_WORD.exec(pattern)?.[0] ?? "";
+}
+
+const NONE: readonly never[] = [];
+
+/** Patterns filed by their first word, in list order: a segment is compared only with its own. */
+type PatternIndex = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * One pass over the list, keeping only the patterns whose first word starts some segment: a command
+ * of many segments does not read the list once per segment, and a long list costs no large index.
+ */
+function indexPatterns(list: readonly string[], segments: readonly Segment[]): PatternIndex {
+  const index = new Map<string, string[]>();
+  for (const { words } of segments) if (!index.has(words[0] ?? "")) index.set(words[0] ?? "", []);
+  for (const pattern of list) index.get(firstWord(pattern))?.push(pattern);
+  return index;
+}
+
 /** The first pattern in list order that matches, written with single spaces; null when none does. */
-function matchPattern(list: readonly string[], words: readonly string[]): string | null {
-  const pattern = list.find((candidate) => patternMatches(candidate, words));
-  return pattern === undefined
-    ? null
-    : pattern
+function matchPattern(index: PatternIndex, words: readonly string[]): string | null {
+  for (const pattern of index.get(words[0] ?? "") ?? NONE) {
+    if (patternMatches(pattern, words)) {
+      return pattern
         .split(/[ \t]/)
         .filter((token) => token !== "")
         .join(" ");
+    }
+  }
+  return null;
 }
 
 /** The declared verb a segment starts with. No verb is a prefix of another, so the first match is the one. */
 function matchVerb(words: readonly string[]): VerbRule | null {
-  return VERB_RULES.find((rule) => patternMatches(rule.verb, words)) ?? null;
+  for (const rule of VERBS_BY_PROGRAM.get(words[0] ?? "") ?? NONE) if (patternMatches(rule.verb, words)) return rule;
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -520,32 +738,21 @@ function checkRules(rules: unknown): { deny: readonly string[]; allow: readonly 
 /** A working folder the command may be in; null when it cannot be known (`cd -`, a bare `cd`). */
 type Folder = string | null;
 
-interface State {
-  readonly cwd: Folder;
-  /** Did the last pipeline succeed? `&&` and `||` run the next one on that. */
-  readonly ok: boolean;
+/** In one folder the command may be in: may the last pipeline have succeeded there, or failed? */
+interface Outcomes {
+  ok: boolean;
+  failed: boolean;
 }
 
-/** Segments joined by `|`: each runs in a subshell, and `&&`, `||` or `;` (the connector) comes before. */
-interface Pipeline {
-  readonly connector: Operator | null;
-  readonly segments: Segment[];
-}
-
-function pipelines(segments: readonly Segment[]): Pipeline[] {
-  const groups: Pipeline[] = [];
-  for (const segment of segments) {
-    const last = groups.at(-1);
-    if (segment.operator === "|" && last) last.segments.push(segment);
-    else groups.push({ connector: segment.operator, segments: [segment] });
-  }
-  return groups;
+/** `a && b` runs b only where a succeeded, `a || b` only where it failed, `a; b` always. */
+function runsAfter(connector: Operator, outcomes: Outcomes): boolean {
+  return connector === "&&" ? outcomes.ok : connector === "||" ? outcomes.failed : true;
 }
 
 interface Asking {
   readonly segment: Segment;
   readonly reason: string;
-  /** Asked because of an option that writes or runs: generalizing would allow that option everywhere. */
+  /** Asked because of its options: generalizing would allow them everywhere. */
   readonly refusedOption: boolean;
 }
 
@@ -564,39 +771,111 @@ function cdTarget(cwd: Folder, words: readonly string[]): Folder {
   return cwd === null ? null : resolveFrom(cwd, target);
 }
 
+/** The root, and what one decision learns about it once instead of once per word. */
+interface Scope {
+  readonly root: string;
+  /** The root less 1, 2, … of its last segments, ending with "/": where a path that climbs out lands. */
+  readonly ancestors: readonly string[];
+  /** Each folder met so far: how deep below the root it lies, or null when it is not inside. */
+  readonly depths: Map<string, number | null>;
+}
+
+function scopeOf(root: string): Scope {
+  const ancestors: string[] = [];
+  for (let end = root.lastIndexOf("/"); end > 0; end = root.lastIndexOf("/", end - 1)) ancestors.push(root.slice(0, end));
+  ancestors.push("/");
+  return { root, ancestors, depths: new Map() };
+}
+
+function depthOf(scope: Scope, folder: string): number | null {
+  let depth = scope.depths.get(folder);
+  if (depth === undefined) {
+    const relative = posix.relative(scope.root, folder);
+    depth = !isInside(scope.root, folder) ? null : relative === "" ? 0 : relative.split("/").length;
+    scope.depths.set(folder, depth);
+  }
+  return depth;
+}
+
+/** Where a pipeline runs: a folder that cannot be known, one outside the root, or the depths of all of them. */
+type Placement =
+  | { readonly kind: "unknown" }
+  | { readonly kind: "outside"; readonly folder: string }
+  | { readonly kind: "inside"; readonly depths: readonly number[] };
+
+function placeOf(scope: Scope, folders: readonly Folder[]): Placement {
+  const depths = new Set<number>();
+  for (const folder of folders) {
+    if (folder === null) return { kind: "unknown" };
+    const depth = depthOf(scope, folder);
+    if (depth === null) return { kind: "outside", folder };
+    depths.add(depth);
+  }
+  return { kind: "inside", depths: [...depths].sort((a, b) => a - b) };
+}
+
+/**
+ * A relative path folded in one pass: how many `..` it climbs, and the names it then goes down.
+ * (`posix.normalize` takes time quadratic in a long run of leading `..`: 100 000 of them, half a minute.)
+ */
+function fold(relative: string): { readonly climbs: number; readonly down: readonly string[] } {
+  let climbs = 0;
+  const down: string[] = [];
+  for (const segment of relative.split("/")) {
+    if (segment === ".." && down.length === 0) climbs += 1;
+    else if (segment === "..") down.pop();
+    else if (segment !== "" && segment !== ".") down.push(segment);
+  }
+  return { climbs, down };
+}
+
+/**
+ * Whether a path, read from folders at these depths below the root (ascending), leaves it. From a
+ * folder at least as deep as the path climbs it stays inside, whatever names follow; from a shallower
+ * one it climbs out of the root and is inside only if its names lead back down into it. So one path
+ * costs its length, not its length times the folders.
+ */
+function leaves(scope: Scope, depths: readonly number[], candidate: string): boolean {
+  if (posix.isAbsolute(candidate)) return !isInside(scope.root, normalizeAbsolute(candidate));
+  // Without a `..` a relative path only goes down from a folder inside the root.
+  if (!candidate.includes("..")) return false;
+  const { climbs, down } = fold(candidate);
+  for (const depth of depths) {
+    if (climbs <= depth) return false;
+    const above = scope.ancestors[climbs - depth - 1] ?? "/";
+    if (!isInside(scope.root, posix.join(above, down.join("/")))) return true;
+  }
+  return false;
+}
+
 /** Why a segment that no rule allowed is not approved by scope, or null when scope approves it. */
-function outOfScope(segment: Segment, folders: readonly Folder[], root: string): Omit<Asking, "segment"> | null {
+function asked(command: string, segment: Segment, why: string, refusedOption = false): Omit<Asking, "segment"> {
+  return { reason: `${excerpt(segmentText(command, segment))} asks: ${why}`, refusedOption };
+}
+
+function outOfScope(command: string, segment: Segment, placement: Placement, scope: Scope): Omit<Asking, "segment"> | null {
   const rule = matchVerb(segment.words);
-  const [program = ""] = segment.words;
-  if (rule === null) {
-    const reason = `${excerpt(segment.text)} asks: ${excerpt(program)} is neither allowed nor a declared read or build verb`;
-    return { reason, refusedOption: false };
-  }
+  if (rule === null)
+    return asked(command, segment, `${excerpt(segment.words[0] ?? "")} is neither allowed nor a declared read or build verb`);
   const args = segment.words.slice(rule.tokens.length);
-  const refused = refusedOption(rule, args);
-  if (refused !== null) {
-    const what = "writes files, runs commands or reads paths from a file";
-    const reason = `${excerpt(segment.text)} asks: option ${excerpt(refused)} ${what}`;
-    return { reason, refusedOption: true };
-  }
-  for (const cwd of folders) {
-    if (cwd === null) {
-      const reason = `${excerpt(segment.text)} asks: its working folder cannot be known (a bare "cd" or "cd -" before it)`;
-      return { reason, refusedOption: false };
-    }
-    if (!isInside(root, cwd)) {
-      const reason = `${excerpt(segment.text)} asks: it runs in ${excerpt(cwd)}, outside the project root ${root}`;
-      return { reason, refusedOption: false };
+  if (rule.readsWords) {
+    const option = unlistedOption(rule, args);
+    if (option !== null) return asked(command, segment, `option ${excerpt(option)} is not on the allow-list of ${show(rule.verb)}`, true);
+    if (rule.requires !== null && lacksRequired(rule, args)) {
+      return asked(command, segment, `without ${rule.requires.options.join(" and ")}, ${rule.requires.because}`, true);
     }
   }
-  if (rule.readsPaths) {
-    for (const candidate of pathCandidates(args)) {
-      for (const cwd of folders) {
-        if (cwd !== null && !isInside(root, resolveFrom(cwd, candidate))) {
-          const reason = `${excerpt(segment.text)} asks: path ${excerpt(candidate)} is outside the project root ${root}`;
-          return { reason, refusedOption: false };
-        }
-      }
+  if (placement.kind === "unknown") return asked(command, segment, 'its working folder cannot be known (a bare "cd" or "cd -" before it)');
+  if (placement.kind === "outside")
+    return asked(command, segment, `it runs in ${excerpt(placement.folder)}, outside the project root ${scope.root}`);
+  if (!rule.readsWords) return null;
+  const top = fromRepositoryTop(rule, args);
+  if (top !== null)
+    return asked(command, segment, `${excerpt(top)} is read from the top of the repository, which may lie above the project root`);
+  for (const word of args) {
+    for (const reading of pathReadings(word)) {
+      if (leaves(scope, placement.depths, reading))
+        return asked(command, segment, `path ${excerpt(reading)} is outside the project root ${scope.root}`);
     }
   }
   return null;
@@ -614,10 +893,11 @@ function analyze(command: unknown, context: unknown, rules: unknown): Analysis {
   const { segments, problem } = split(text);
 
   // Deny first, even over a command that cannot be analyzed: it can only make the answer stricter.
+  const denied = indexPatterns(deny, segments);
   for (const segment of segments) {
-    const pattern = matchPattern(deny, segment.words);
+    const pattern = matchPattern(denied, segment.words);
     if (pattern) {
-      const reason = `${excerpt(segment.text)} matches the deny pattern ${show(pattern)}`;
+      const reason = `${excerpt(segmentText(text, segment))} matches the deny pattern ${show(pattern)}`;
       return { decision: { action: "deny", reason, authorizedBy: null }, asking: null };
     }
   }
@@ -625,56 +905,98 @@ function analyze(command: unknown, context: unknown, rules: unknown): Analysis {
     return { decision: asks(`the command cannot be analyzed safely: ${problem.what} at offset ${problem.at}`), asking: null };
   }
 
+  const allowed = indexPatterns(allow, segments);
+  const scope = scopeOf(root);
   const patterns: string[] = [];
   let byScope = false;
-  let states: State[] = [{ cwd, ok: true }];
-  for (const { connector, segments: pipeline } of pipelines(segments)) {
-    // `a && b` runs b only where a succeeded, `a || b` only where it failed, `a; b` always. Every
-    // pipeline may succeed or fail, so both kinds of state exist after the first one: never empty.
-    const runs = states.filter((state) => (connector === "&&" ? state.ok : connector === "||" ? !state.ok : true));
-    const skipped = states.filter((state) => !runs.includes(state));
-    const folders = [...new Set(runs.map((state) => state.cwd))];
+  let states = new Map<Folder, Outcomes>([[cwd, { ok: true, failed: false }]]);
+  /** While the states stay as they are: where a pipeline after each connector runs, and after which one a pipeline changes nothing. */
+  const placements = new Map<Operator, Placement>();
+  const quiet = new Set<Operator>();
+  for (let start = 0, end = 0; start < segments.length; start = end) {
+    // A pipeline: the segments joined by `|`, and the `&&`, `||` or `;` before them (`;` for the first).
+    for (end = start + 1; segments[end]?.operator === "|"; ) end += 1;
+    const pipeline = segments.slice(start, end);
+    // Every pipeline may succeed or fail, so both outcomes exist after the first one: it never runs nowhere.
+    const key = pipeline[0]?.operator ?? ";";
+    let placement = placements.get(key);
+    if (placement === undefined) {
+      placement = placeOf(
+        scope,
+        [...states].filter(([, outcomes]) => runsAfter(key, outcomes)).map(([folder]) => folder),
+      );
+      placements.set(key, placement);
+    }
 
     for (const segment of pipeline) {
       if (segment.words[0] === "cd") continue; // cd needs no approval: it only moves the working folder.
-      const pattern = matchPattern(allow, segment.words);
+      const pattern = matchPattern(allowed, segment.words);
       if (pattern) {
         patterns.push(pattern);
         continue;
       }
-      const refusal = outOfScope(segment, folders, root);
+      const refusal = outOfScope(text, segment, placement, scope);
       if (refusal) return { decision: asks(refusal.reason), asking: { segment, ...refusal } };
       byScope = true;
     }
 
-    // A cd moves the folder only when it is a pipeline on its own, and only if it succeeds.
-    const [only] = pipeline;
-    const cd = pipeline.length === 1 && only?.words[0] === "cd" ? only : null;
-    const next = new Map<string, State>();
-    const keep = (state: State) => next.set(`${state.ok ? 1 : 0}${state.cwd ?? ""}`, state);
-    skipped.forEach(keep);
-    for (const state of runs) {
-      keep({ cwd: cd ? cdTarget(state.cwd, cd.words) : state.cwd, ok: true });
-      keep({ cwd: state.cwd, ok: false });
+    // A cd moves the folder where it succeeds. It is a pipeline of its own: inside one it asked above.
+    const first = pipeline[0];
+    if (first?.words[0] !== "cd") {
+      // Every folder stays; where the pipeline ran it may have succeeded or failed. Outcomes are only
+      // ever added, so after one pipeline a second after the same connector changes nothing: a long
+      // chain of commands costs one pass over the states, and its placements are reused.
+      if (!quiet.has(key)) {
+        let changed = false;
+        for (const outcomes of states.values()) {
+          if (runsAfter(key, outcomes) && !(outcomes.ok && outcomes.failed)) {
+            outcomes.ok = true;
+            outcomes.failed = true;
+            changed = true;
+          }
+        }
+        if (changed) {
+          placements.clear();
+          quiet.clear();
+        }
+        quiet.add(key);
+      }
+      continue;
     }
-    states = [...next.values()];
-    if (new Set(states.map((state) => state.cwd)).size > MAX_WORKING_FOLDERS) {
-      const after = excerpt(pipeline.map((segment) => segment.text).join(" | "));
-      const what = `too many possible working folders (more than ${MAX_WORKING_FOLDERS}) after ${after}`;
-      const reason = `the command cannot be analyzed safely: ${what}`;
-      return { decision: asks(reason), asking: null };
+    const next = new Map<Folder, Outcomes>();
+    const add = (folder: Folder, ok: boolean) => {
+      const outcomes = next.get(folder) ?? { ok: false, failed: false };
+      if (ok) outcomes.ok = true;
+      else outcomes.failed = true;
+      next.set(folder, outcomes);
+    };
+    for (const [folder, outcomes] of states) {
+      // What did not run stays as it was: the failures after `&&`, the successes after `||`.
+      if (key === "&&" && outcomes.failed) add(folder, false);
+      if (key === "||" && outcomes.ok) add(folder, true);
+      if (runsAfter(key, outcomes)) {
+        add(cdTarget(folder, first.words), true);
+        add(folder, false); // A cd may fail like any command, and the shell then stays where it was.
+      }
+    }
+    states = next;
+    placements.clear();
+    quiet.clear();
+    if (states.size > MAX_WORKING_FOLDERS) {
+      const what = `too many possible working folders (more than ${MAX_WORKING_FOLDERS}) after ${excerpt(segmentText(text, first))}`;
+      return { decision: asks(`the command cannot be analyzed safely: ${what}`), asking: null };
     }
   }
 
-  const allowed = [...new Set(patterns)];
-  const allowedText = allowed.map(show).join(", ");
+  const approved = [...new Set(patterns)];
+  const approvedText = approved.map(show).join(", ");
   if (byScope) {
     const inRoot = `declared read or build verbs inside the project root ${root}`;
-    const reason = allowed.length > 0 ? `allowed by ${allowedText}; the rest are ${inRoot}` : inRoot;
+    const reason = approved.length > 0 ? `allowed by ${approvedText}; the rest are ${inRoot}` : inRoot;
     return { decision: { action: "auto_approve", reason, authorizedBy: root }, asking: null };
   }
-  if (allowed.length > 0) {
-    const decision: Decision = { action: "auto_approve", reason: `allowed by ${allowedText}`, authorizedBy: allowed.join(", ") };
+  if (approved.length > 0) {
+    const decision: Decision = { action: "auto_approve", reason: `allowed by ${approvedText}`, authorizedBy: approved.join(", ") };
     return { decision, asking: null };
   }
   const reason = "it only changes the working folder: cd needs no approval";
