@@ -452,16 +452,39 @@ it("stops keeping bytes past maxBytes and keeps counting them", () => {
     facts: { sourceComplete: false, complete: false, lossy: false, capReached: true, rawBytes: 5, decodedUtf8Bytes: 0, error: null },
   });
 
-  // The default cap is 8 MiB.
+  // The default cap is 8 MiB. Each MiB holds its own letter, so a byte lost or moved as the storage
+  // grows shows in the text.
+  const MiB = 1024 * 1024;
+  const letters = "abcdefgh";
+  /** Where `text` first differs from each of the first `count` MiB being its letter, or -1. */
+  const firstWrongByte = (text: string, count: number) => {
+    const expected = Array.from(letters.slice(0, count), (letter) => letter.repeat(MiB)).join("");
+    if (text === expected) return -1;
+    let index = 0;
+    while (text.charCodeAt(index) === expected.charCodeAt(index)) index += 1;
+    return index;
+  };
   const defaults = new StreamDecoder();
-  const block = new Uint8Array(1024 * 1024).fill(0x61);
-  for (let index = 0; index < 8; index += 1) defaults.push(block);
+  for (const letter of letters) defaults.push(new Uint8Array(MiB).fill(letter.charCodeAt(0)));
   const atCap = defaults.facts();
   defaults.push(utf8("b"));
   expect(
-    { atCap: atCap.capReached, past: defaults.facts().capReached, kept: defaults.raw.length, textLength: defaults.text.length },
-    "the default maxBytes is 8 MiB",
-  ).toEqual({ atCap: false, past: true, kept: 8 * 1024 * 1024, textLength: 8 * 1024 * 1024 });
+    {
+      atCap: atCap.capReached,
+      past: defaults.facts().capReached,
+      kept: defaults.raw.length,
+      firstWrongByte: firstWrongByte(defaults.text, 8),
+      rawMatchesText: Buffer.from(defaults.raw).toString("latin1") === defaults.text,
+    },
+    "the default maxBytes is 8 MiB, and the 8 MiB are kept in order",
+  ).toEqual({ atCap: false, past: true, kept: 8 * MiB, firstWrongByte: -1, rawMatchesText: true });
+  // A cap larger than the runtime can reserve address space for: the bytes are kept all the same.
+  const huge = new StreamDecoder({ maxBytes: Number.MAX_SAFE_INTEGER });
+  for (const letter of letters.slice(0, 3)) huge.push(new Uint8Array(MiB).fill(letter.charCodeAt(0)));
+  expect(
+    { kept: huge.raw.length, firstWrongByte: firstWrongByte(huge.text, 3), capReached: huge.facts().capReached },
+    "maxBytes 2^53 - 1",
+  ).toEqual({ kept: 3 * MiB, firstWrongByte: -1, capReached: false });
 });
 
 it("makes text in bulk: one-byte pushes and invalid bytes cost no TextDecoder call each", ({ onTestFinished }) => {

@@ -96,7 +96,7 @@ function expectOriginalBytes(): void {
   ).toEqual({ size: 22781, sha256: SHA256, lines: 300 });
 }
 
-it("replaces the stress test's malformed sequences as TextDecoder does, at every split point", () => {
+it("replaces the stress test's malformed sequences as TextDecoder does, at every split point", { timeout: 30_000 }, () => {
   expectOriginalBytes();
   const expected = oracle(bytes, "replace");
   const whole = seen("replace", [bytes]);
@@ -128,7 +128,9 @@ it("replaces the stress test's malformed sequences as TextDecoder does, at every
   expect(firstDisagreement("replace"), "a line cut in two decoded differently from TextDecoder").toBeNull();
 });
 
-it("stops at the stress test's first malformed sequence where TextDecoder's fatal mode does, at every split point", () => {
+it("stops at the stress test's first malformed sequence where TextDecoder's fatal mode does, at every split point", {
+  timeout: 30_000,
+}, () => {
   expectOriginalBytes();
   const expected = oracle(bytes, "strict");
   const whole = seen("strict", [bytes]);

@@ -123,17 +123,16 @@ function utf16le(bytes: Uint8Array, start: number, length: number): Step {
 const GBK_PAIRS = 126 * 190;
 
 /**
- * The character of each two-byte GBK pair, by its WHATWG pointer, as one UTF-16 code unit (every pair
- * is one character of the Basic Multilingual Plane). Filled from the runtime's gb18030 decoder when the
- * first GBK decoder is made: a GBK stream's `decodedUtf8Bytes` is then known at ingest, before its
- * text is made, and a stream with invalid bytes becomes text without the decoder's own reading of them.
+ * The UTF-8 length of each two-byte GBK character, by its WHATWG pointer: every pair is one character
+ * from U+00A4 up, 2 or 3 bytes. Filled from the runtime's gb18030 decoder when the first GBK decoder is
+ * made, so that a GBK stream's `decodedUtf8Bytes` is known at ingest, before its text is made.
  */
-let gbkUnits = new Uint16Array(0);
+let gbkLengths = new Uint8Array(0);
 
 const gbkPointer = (lead: number, trail: number) => (lead - 0x81) * 190 + trail - (trail < 0x7f ? 0x40 : 0x41);
 
-function loadGbkUnits(decoder: TextDecoder): void {
-  if (gbkUnits.length === GBK_PAIRS) return;
+function loadGbkLengths(decoder: TextDecoder): void {
+  if (gbkLengths.length === GBK_PAIRS) return;
   const pairs = new Uint8Array(2 * GBK_PAIRS);
   let at = 0;
   for (let lead = 0x81; lead <= 0xfe; lead += 1) {
@@ -145,9 +144,9 @@ function loadGbkUnits(decoder: TextDecoder): void {
     }
   }
   const text = decoder.decode(pairs);
-  const units = new Uint16Array(GBK_PAIRS);
-  for (let pointer = 0; pointer < GBK_PAIRS; pointer += 1) units[pointer] = text.charCodeAt(pointer);
-  gbkUnits = units;
+  const lengths = new Uint8Array(GBK_PAIRS);
+  for (let pointer = 0; pointer < GBK_PAIRS; pointer += 1) lengths[pointer] = text.charCodeAt(pointer) < 0x800 ? 2 : 3;
+  gbkLengths = lengths;
 }
 
 /**
@@ -158,44 +157,43 @@ function loadGbkUnits(decoder: TextDecoder): void {
 function gbk(bytes: Uint8Array, start: number, length: number): Step {
   const byte = bytes[start + length - 1] ?? 0;
   if (length === 1) return byte < 0x80 ? 1 : byte === 0x80 ? 3 : byte === 0xff ? -1 : MORE;
-  // A pair is one character from U+00A4 up: 2 or 3 bytes in UTF-8.
-  if (inRange(byte, 0x40, 0x7e) || inRange(byte, 0x80, 0xfe)) return (gbkUnits[gbkPointer(bytes[start] ?? 0, byte)] ?? 0) < 0x800 ? 2 : 3;
+  if (inRange(byte, 0x40, 0x7e) || inRange(byte, 0x80, 0xfe)) return gbkLengths[gbkPointer(bytes[start] ?? 0, byte)] ?? 3;
   // As the WHATWG decoder does: an ASCII byte after a lead is read again; a bad 0xFF goes with the lead.
   return byte <= 0x7f ? -1 : -2;
 }
 
 /**
- * Bytes [from, to) of a GBK stream with invalid sequences, as text: each character's code unit from the
- * table, U+FFFD for each invalid sequence, written as UTF-16LE bytes and decoded in one call. The
- * runtime's gb18030 decoder cannot be handed such bytes: it reads some of them its own way (`81 30 81 30`
- * is one GB18030 character, two invalid leads in GBK).
+ * Bytes [from, to) of a GBK stream, with each invalid sequence written as the one byte 0xFF, which the
+ * gb18030 decoder reads as U+FFFD by the Encoding Standard's own rule: one decode then gives the text.
+ * Left as they are, some invalid sequences would be read the decoder's own way (`81 30 81 30` is one
+ * GB18030 character; in GBK it is two invalid leads and two digits). The copy is never longer than the
+ * range.
  */
-function gbkText(bytes: Uint8Array, from: number, to: number, utf16: TextDecoder): string {
-  // At most one code unit per byte.
-  const out = new Uint8Array(2 * (to - from));
+function withReplacementBytes(bytes: Uint8Array, from: number, to: number): Uint8Array {
+  const out = new Uint8Array(to - from);
   let length = 0;
-  const write = (unit: number) => {
-    out[length] = unit & 0xff;
-    out[length + 1] = unit >> 8;
-    length += 2;
-  };
   let start = from;
   for (let index = from; index < to; index += 1) {
     const step = gbk(bytes, start, index + 1 - start);
     if (step === MORE) continue;
-    if (step < 0) {
-      write(0xfffd);
-      start -= step;
-      index = start - 1;
+    if (step > 0) {
+      for (; start <= index; start += 1) {
+        out[length] = bytes[start] ?? 0;
+        length += 1;
+      }
       continue;
     }
-    const lead = bytes[start] ?? 0;
-    write(index > start ? (gbkUnits[gbkPointer(lead, bytes[index] ?? 0)] ?? 0) : lead === 0x80 ? 0x20ac : lead);
-    start = index + 1;
+    out[length] = 0xff;
+    length += 1;
+    start -= step;
+    index = start - 1;
   }
   // The range ends inside a character only where the stream did: that character was replaced too.
-  if (start < to) write(0xfffd);
-  return utf16.decode(out.subarray(0, length));
+  if (start < to) {
+    out[length] = 0xff;
+    length += 1;
+  }
+  return out.subarray(0, length);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -245,6 +243,32 @@ function readOptions(options: unknown): { encoding: Encoding; errors: ErrorMode;
 const typedArrayKind = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)?.get;
 const isUint8Array = (value: unknown): value is Uint8Array => typedArrayKind?.call(value) === "Uint8Array";
 
+/**
+ * From this size on, the raw bytes grow in place: the buffers a doubling copy leaves behind until the
+ * collector runs add up to what is kept, and for a stream of 16 MiB of invalid bytes (16 MiB kept, 32 MiB
+ * of text) that was the difference between 3 and 4 times the bytes kept.
+ */
+const IN_PLACE_FROM = 1024 * 1024;
+
+/** ES2024's resizable ArrayBuffer, in Node since 20; the repository's TypeScript library is ES2023's. */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  resize(byteLength: number): void;
+}
+type ResizableArrayBufferConstructor = new (byteLength: number, options: { readonly maxByteLength: number }) => ResizableArrayBuffer;
+
+/**
+ * Address space for up to `maxBytes` bytes, committed only as it is resized: a buffer that grows in
+ * place, copying nothing and leaving nothing behind for the collector. Null when the runtime cannot
+ * reserve that much (Node 20 stops near 4 GiB).
+ */
+function reserveRoom(maxBytes: number): ResizableArrayBuffer | null {
+  try {
+    return new (ArrayBuffer as unknown as ResizableArrayBufferConstructor)(0, { maxByteLength: maxBytes });
+  } catch {
+    return null;
+  }
+}
+
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join(" ");
 
 // ---------------------------------------------------------------------------------------------------
@@ -266,12 +290,11 @@ function codecFor(encoding: Exclude<Encoding, "raw">): Codec {
     // euro sign, among them) as private-use characters; the gb18030 decoder has the WHATWG index on every
     // supported Node. Code page 936 is its two-byte part.
     const decoder = new TextDecoder("gb18030", { ignoreBOM: true });
-    const utf16 = new TextDecoder("utf-16le", { ignoreBOM: true });
-    loadGbkUnits(decoder);
+    loadGbkLengths(decoder);
     return {
       classify: gbk,
       render: (bytes, from, to, replacements) =>
-        replacements === 0 ? decoder.decode(bytes.subarray(from, to)) : gbkText(bytes, from, to, utf16),
+        decoder.decode(replacements === 0 ? bytes.subarray(from, to) : withReplacementBytes(bytes, from, to)),
     };
   }
   // The scanner follows the WHATWG rules of these two decoders byte for byte, so the decoder's own
@@ -320,7 +343,9 @@ export class StreamDecoder {
   #error: string | null = null;
 
   // The bytes kept, in one buffer that doubles as it fills and never grows past maxBytes: no object
-  // per push, and a copy of the whole only a logarithmic number of times.
+  // per push, and a copy only a logarithmic number of times. Past IN_PLACE_FROM it moves once into
+  // `#room`, address space reserved for the whole cap, and grows there in place.
+  #room: ResizableArrayBuffer | null = null;
   #raw = new Uint8Array(0);
   #kept = 0;
   /**
@@ -429,8 +454,13 @@ export class StreamDecoder {
   /** Makes room for `size` bytes kept: double the buffer, or more if one chunk needs it, never past the cap. */
   #reserve(size: number): void {
     if (size <= this.#raw.length) return;
-    const grown = new Uint8Array(Math.min(this.#maxBytes, Math.max(size, 2 * this.#raw.length)));
-    grown.set(this.#raw.subarray(0, this.#kept));
+    const capacity = Math.min(this.#maxBytes, Math.max(size, 2 * this.#raw.length));
+    // Most outputs are small, and a reservation costs more than a small copy: only a large one moves.
+    if (this.#room === null && capacity > IN_PLACE_FROM) this.#room = reserveRoom(this.#maxBytes);
+    const room = this.#room;
+    room?.resize(capacity);
+    const grown = room === null ? new Uint8Array(capacity) : new Uint8Array(room, 0, capacity);
+    if (grown.buffer !== this.#raw.buffer) grown.set(this.#raw.subarray(0, this.#kept));
     this.#raw = grown;
   }
 
