@@ -1,6 +1,9 @@
 import { Buffer } from "node:buffer";
-import { expect, it } from "vitest";
-import { StreamDecoder, type Encoding, type OutputFacts, type StreamDecoderOptions } from "forge/tools/output";
+import { createHash } from "node:crypto";
+import { TextDecoder } from "node:util";
+import { runInNewContext } from "node:vm";
+import { expect, it, vi } from "vitest";
+import { StreamDecoder, type Encoding, type OutputFacts, type OutputRead, type StreamDecoderOptions } from "forge/tools/output";
 
 // The software-delivery scenario: an agent runs a project's build tools and reads what they print. On
 // a Windows runner a tool may write its messages in GBK (code page 936), another one UTF-16LE; the
@@ -204,10 +207,9 @@ it("replaces invalid bytes as the WHATWG decoders do, and is lossy only when it 
     "gbk lowest lead and trail, highest trail": { text: "U+4E02 U+9F44", lossy: false },
   });
 
-  // Random bytes near every boundary, compared with the runtime's own decoders. The GBK bytes leave
-  // out 0xFF (Node 20 maps it to U+F8F5, see the next test), digits (newer Node decodes GBK with the
-  // GB18030 decoder, which reads "81 30 81 30" as one character) and leads whose pairs changed
-  // meaning between GBK and GB18030 versions: the comparison holds on every supported Node.
+  // Random bytes near every boundary, compared with the runtime's own decoders: GBK with the gb18030
+  // decoder, the one the reference uses. The GBK bytes leave out digits: that decoder reads
+  // "81 30 81 30" as one GB18030 character, which code page 936 never writes.
   const next = random(0xdec0de);
   const pools: Record<string, readonly [string, readonly number[]]> = {
     utf8: [
@@ -215,7 +217,7 @@ it("replaces invalid bytes as the WHATWG decoders do, and is lossy only when it 
       [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe4, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff],
     ],
     utf16le: ["utf-16le", [0x00, 0x41, 0xd7, 0xd8, 0xdb, 0xdc, 0xdf, 0xe0, 0x3d, 0xfe, 0xff]],
-    gbk: ["gbk", [0x00, 0x3f, 0x40, 0x41, 0x7e, 0x7f, 0x80, 0x81, 0xd0, 0xd6]],
+    gbk: ["gb18030", [0x00, 0x3f, 0x40, 0x41, 0x7e, 0x7f, 0x80, 0x81, 0xa2, 0xa6, 0xd0, 0xd6, 0xe3, 0xfe, 0xff]],
   };
   const disagreements: string[] = [];
   for (const [encoding, [label, pool]] of Object.entries(pools)) {
@@ -269,6 +271,62 @@ it("treats 0xFF as invalid GBK in both error modes", () => {
     rawBytes: 5,
     decodedUtf8Bytes: 3,
     error: "invalid gbk at byte offset 2 (ff): strict decoding stopped there",
+  });
+});
+
+/**
+ * The pairs whose character Node 20's own "gbk" decoder gets wrong: it gives a private-use character
+ * (A2E3 is U+E76C there) where the WHATWG gb18030 index has the one below. Node 22, 24 and 26 agree
+ * with the index on every pair.
+ */
+const NODE20_GBK_PRIVATE_USE =
+  "A2E3 20AC, A3A0 3000, A6D9 FE10, A6DA FE12, A6DB FE11, A6DC FE13, A6DD FE14, A6DE FE15, A6DF FE16, A6EC FE17, " +
+  "A6ED FE18, A6F3 FE19, A8BC 1E3F, A8BF 01F9, A989 303E, A98A 2FF0, A98B 2FF1, A98C 2FF2, A98D 2FF3, A98E 2FF4, " +
+  "A98F 2FF5, A990 2FF6, A991 2FF7, A992 2FF8, A993 2FF9, A994 2FFA, A995 2FFB, FE50 2E81, FE54 2E84, FE55 3473, " +
+  "FE56 3447, FE57 2E88, FE58 2E8B, FE59 9FB4, FE5A 359E, FE5B 361A, FE5C 360E, FE5D 2E8C, FE5E 2E97, FE5F 396E, " +
+  "FE60 3918, FE61 9FB5, FE62 39CF, FE63 39DF, FE64 3A73, FE65 39D0, FE66 9FB6, FE67 9FB7, FE68 3B4E, FE69 3C6E, " +
+  "FE6A 3CE0, FE6B 2EA7, FE6D 9FB8, FE6E 2EAA, FE6F 4056, FE70 415F, FE71 2EAE, FE72 4337, FE73 2EB3, FE74 2EB6, " +
+  "FE75 2EB7, FE77 43B1, FE78 43AC, FE79 2EBB, FE7A 43DD, FE7B 44D6, FE7C 4661, FE7D 464C, FE7E 9FB9, FE80 4723, " +
+  "FE81 4729, FE82 477C, FE83 478D, FE84 2ECA, FE85 4947, FE86 497A, FE87 497D, FE88 4982, FE89 4983, FE8A 4985, " +
+  "FE8B 4986, FE8C 499F, FE8D 499B, FE8E 49B7, FE8F 49B6, FE90 9FBA, FE92 4CA3, FE93 4C9F, FE94 4CA0, FE95 4CA1, " +
+  "FE96 4C77, FE97 4CA2, FE98 4D13, FE99 4D14, FE9A 4D15, FE9B 4D16, FE9C 4D17, FE9D 4D18, FE9E 4D19, FE9F 4DAE, FEA0 9FBB";
+
+/**
+ * SHA-256 of the 23,940 characters of the WHATWG index-gb18030 (https://encoding.spec.whatwg.org/,
+ * file index-gb18030.txt, commit a985b62a9b45c17da3e17a9f0a0b4e30c34c4a8a), in pointer order, as UTF-8:
+ * pointer (lead - 0x81) * 190 + (trail - (trail < 0x7f ? 0x40 : 0x41)) is the pair lead, trail. Computed with
+ * `node -e 'const lines = require("fs").readFileSync("index-gb18030.txt", "utf8").split("\n");
+ * const text = lines.filter((line) => /^ *\d/.test(line)).map((line) => String.fromCodePoint(Number(line.split("\t")[1]))).join("");
+ * console.log(require("crypto").createHash("sha256").update(text).digest("hex"))'`.
+ */
+const WHATWG_GB18030_TWO_BYTE_SHA256 = "85373408efe24c652c0a2f37997df8c657b0e8a654d07d9f9d97f1ad16609bc6";
+
+it("decodes every two-byte GBK character as the WHATWG gb18030 index does, on every Node", () => {
+  const pairs: number[] = [];
+  for (let lead = 0x81; lead <= 0xfe; lead += 1) {
+    for (let trail = 0x40; trail <= 0xfe; trail += 1) if (trail !== 0x7f) pairs.push(lead, trail);
+  }
+  const bytes = Uint8Array.from(pairs);
+  const { text, facts } = decode({ encoding: "gbk" }, [bytes]);
+  const characters = Array.from(text);
+  const pointer = (pair: string) => {
+    const lead = Number.parseInt(pair.slice(0, 2), 16);
+    const trail = Number.parseInt(pair.slice(2), 16);
+    return (lead - 0x81) * 190 + trail - (trail < 0x7f ? 0x40 : 0x41);
+  };
+  const decoded = NODE20_GBK_PRIVATE_USE.split(", ").map((entry) => {
+    const pair = entry.slice(0, 4);
+    const char = characters[pointer(pair)] ?? "";
+    return `${pair} ${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+  });
+  expect(decoded.join(", "), "the 101 pairs Node 20's gbk decoder turns into private-use characters").toBe(NODE20_GBK_PRIVATE_USE);
+  expect(
+    { characters: characters.length, sha256: createHash("sha256").update(text, "utf8").digest("hex"), facts },
+    "all 23,940 pairs: one character each, the WHATWG index's, clean facts",
+  ).toEqual({
+    characters: 23_940,
+    sha256: WHATWG_GB18030_TWO_BYTE_SHA256,
+    facts: cleanFacts(bytes.length, text),
   });
 });
 
@@ -393,16 +451,104 @@ it("stops keeping bytes past maxBytes and keeps counting them", () => {
     facts: { sourceComplete: false, complete: false, lossy: false, capReached: true, rawBytes: 5, decodedUtf8Bytes: 0, error: null },
   });
 
-  // The default cap is 8 MiB.
-  const defaults = new StreamDecoder();
-  const block = new Uint8Array(1024 * 1024).fill(0x61);
-  for (let index = 0; index < 8; index += 1) defaults.push(block);
+  // The default cap is 8 MiB, whatever the encoding: raw here, so that only the keeping is at work.
+  // Each MiB holds its own letter, so a byte lost or moved as the storage grows would show.
+  const MiB = 1024 * 1024;
+  const letters = "abcdefgh";
+  const defaults = new StreamDecoder({ encoding: "raw" });
+  for (const letter of letters) defaults.push(new Uint8Array(MiB).fill(letter.charCodeAt(0)));
   const atCap = defaults.facts();
   defaults.push(utf8("b"));
+  const expected = Array.from(letters, (letter) => letter.repeat(MiB)).join("");
+  const kept = Buffer.from(defaults.raw).toString("latin1");
   expect(
-    { atCap: atCap.capReached, past: defaults.facts().capReached, kept: defaults.raw.length, textLength: defaults.text.length },
-    "the default maxBytes is 8 MiB",
-  ).toEqual({ atCap: false, past: true, kept: 8 * 1024 * 1024, textLength: 8 * 1024 * 1024 });
+    { atCap: atCap.capReached, past: defaults.facts().capReached, kept: kept.length, inOrder: kept === expected },
+    "the default maxBytes is 8 MiB, and the 8 MiB are kept in order",
+  ).toEqual({ atCap: false, past: true, kept: 8 * MiB, inOrder: true });
+  // Text made from storage that moved, past 64 KiB, into address space reserved for the cap; and from
+  // storage that could not, because the cap is more than the runtime can reserve.
+  const KiB = 1024;
+  const moved = new StreamDecoder();
+  const unreserved = new StreamDecoder({ maxBytes: Number.MAX_SAFE_INTEGER });
+  for (const decoder of [moved, unreserved]) {
+    decoder.push(new Uint8Array(64 * KiB).fill(0x61));
+    decoder.push(utf8("中b"));
+  }
+  const grown = (decoder: StreamDecoder) => ({
+    kept: decoder.raw.length,
+    text: decoder.text === `${"a".repeat(64 * KiB)}中b`,
+    decodedUtf8Bytes: decoder.facts().decodedUtf8Bytes,
+  });
+  expect({ moved: grown(moved), unreserved: grown(unreserved) }, "64 KiB and 4 more bytes, past the first move of the storage").toEqual({
+    moved: { kept: 64 * KiB + 4, text: true, decodedUtf8Bytes: 64 * KiB + 4 },
+    unreserved: { kept: 64 * KiB + 4, text: true, decodedUtf8Bytes: 64 * KiB + 4 },
+  });
+});
+
+it("makes text in bulk: one-byte pushes and invalid bytes cost no TextDecoder call each", ({ onTestFinished }) => {
+  // A pipe fed a byte per write delivers chunks of a byte or two, and random output is half invalid
+  // bytes. Text made per push or per replacement costs a call and a string each: time and memory grow
+  // with the number of pushes, not with the bytes kept. Counted here as work, not as time.
+  const next = random(0xb01c);
+  const noise = Uint8Array.from({ length: 4096 }, () => Math.floor(next() * 256));
+  const clean = {
+    utf8: utf8("构建 ok ✓ 🎵\n".repeat(64)),
+    utf16le: utf16le("tests passed ✓ 🎵\n".repeat(64)),
+    gbk: Uint8Array.from(Array.from({ length: 64 }, () => [...BUILD_FAILED_GBK]).flat()),
+  };
+  const encodings = ["utf8", "utf16le", "gbk"] as const;
+  const expected = Object.fromEntries(
+    encodings.map((encoding) => [encoding, { noise: decode({ encoding }, [noise]), clean: decode({ encoding }, [clean[encoding]]) }]),
+  );
+  const decoders = Object.fromEntries(
+    encodings.map((encoding) => [encoding, { noise: new StreamDecoder({ encoding }), clean: new StreamDecoder({ encoding }) }]),
+  );
+  const spy = vi.spyOn(TextDecoder.prototype, "decode");
+  onTestFinished(() => spy.mockRestore());
+  const bytesDecoded = () => spy.mock.calls.reduce((sum, [input]) => sum + ((input as Uint8Array | undefined)?.byteLength ?? 0), 0);
+  const outcomes: Record<string, unknown> = {};
+  const counts: Record<string, unknown> = {};
+  for (const encoding of encodings) {
+    const { noise: noisy, clean: tidy } = decoders[encoding] ?? {};
+    if (noisy === undefined || tidy === undefined) continue;
+    // Noise, a byte per push, then the text read twice.
+    spy.mockClear();
+    for (let index = 0; index < noise.length; index += 1) noisy.push(noise.subarray(index, index + 1));
+    noisy.end();
+    const first = noisy.text;
+    const noiseCalls = spy.mock.calls.length;
+    const again = noisy.text;
+    const rereadCalls = spy.mock.calls.length - noiseCalls;
+    // Clean output, 7 bytes per push, read after every push: each byte reaches TextDecoder at most once.
+    spy.mockClear();
+    const bytes = clean[encoding];
+    for (let start = 0; start < bytes.length; start += 7) {
+      tidy.push(bytes.subarray(start, start + 7));
+      void tidy.text;
+    }
+    tidy.end();
+    const cleanText = tidy.text;
+    counts[encoding] = { noiseCalls, rereadCalls, cleanBytesDecoded: bytesDecoded(), cleanBytes: bytes.length };
+    outcomes[encoding] = {
+      noiseCallsAtMost4: noiseCalls <= 4,
+      rereadCalls,
+      eachCleanByteAtMostOnce: bytesDecoded() <= bytes.length,
+      noise: { text: first === expected[encoding]?.noise.text && again === first, facts: noisy.facts() },
+      clean: { text: cleanText === expected[encoding]?.clean.text, facts: tidy.facts() },
+    };
+  }
+  const same = (encoding: (typeof encodings)[number]) => ({
+    noiseCallsAtMost4: true,
+    rereadCalls: 0,
+    eachCleanByteAtMostOnce: true,
+    noise: { text: true, facts: expected[encoding]?.noise.facts },
+    clean: { text: true, facts: expected[encoding]?.clean.facts },
+  });
+  expect(outcomes, `TextDecoder calls and bytes handed to it: ${JSON.stringify(counts)}`).toEqual({
+    utf8: same("utf8"),
+    utf16le: same("utf16le"),
+    gbk: same("gbk"),
+  });
 });
 
 it("leaves a character cut by the cap out of the text instead of replacing it", () => {
@@ -572,6 +718,8 @@ it("refuses chunks that are not bytes, and pushes after the stream closed", () =
     "an ArrayBuffer": new ArrayBuffer(2),
     "an array of numbers": [0x41],
     "a DataView": new DataView(new ArrayBuffer(1)),
+    "a Uint8ClampedArray": new Uint8ClampedArray(1),
+    "an object that inherits from Uint8Array.prototype": Object.create(Uint8Array.prototype),
   };
   const outcomes: Record<string, string> = {};
   for (const [name, chunk] of Object.entries(chunks)) {
@@ -591,10 +739,14 @@ it("refuses chunks that are not bytes, and pushes after the stream closed", () =
     "an ArrayBuffer": not("object"),
     "an array of numbers": not("object"),
     "a DataView": not("object"),
+    "a Uint8ClampedArray": not("object"),
+    "an object that inherits from Uint8Array.prototype": not("object"),
   });
   expect(decoder.facts().rawBytes, "refused chunks are not counted").toBe(0);
-  // A Buffer is a Uint8Array: what a child process's stream delivers.
-  decoder.push(Buffer.from("ok"));
+  // A Buffer is a Uint8Array: what a child process's stream delivers. So is a Uint8Array made in
+  // another realm (a vm context), which instanceof would refuse.
+  decoder.push(Buffer.from("o"));
+  decoder.push(runInNewContext("Uint8Array.of(0x6b)") as Uint8Array);
   decoder.end();
   expect(() => decoder.push(utf8("late")), "push after end()").toThrow(
     "the decoder is closed (ended): push nothing after end() or abort()",
@@ -620,5 +772,131 @@ it("copies the bytes it keeps, so a reused buffer cannot change them", () => {
   expect({ text: decoder.text, raw: showBytes(decoder.raw) }, "the kept bytes are the ones pushed, at the time they were pushed").toEqual({
     text: "abcxy",
     raw: "61 62 63 78 79",
+  });
+});
+
+it("reads from a cursor without consuming: each reader gets every character once", () => {
+  // Two readers of one GBK stream: an agent polling the output of a running build, and a log that
+  // copies it. A cursor counts UTF-8 bytes of the text, not raw bytes: 构 is 2 bytes of GBK, 3 of text.
+  const decoder = new StreamDecoder({ encoding: "gbk" });
+  const empty = decoder.read();
+  decoder.push(hex("b9b9 bda8 ca")); // 构建 and the first byte of 失
+  const agent1 = decoder.read();
+  decoder.push(hex("a7 b0dc a3ba 32 0a")); // the rest: 失败：2\n
+  const agent2 = decoder.read(agent1.decodedCursor);
+  const agentAgain = decoder.read(agent1.decodedCursor);
+  const log = decoder.read(0);
+  decoder.end();
+  const agent3 = decoder.read(agent2.decodedCursor);
+  const view = (read: OutputRead) => ({ ...read });
+  expect(
+    {
+      empty: view(empty),
+      agent1: view(agent1),
+      agent2: view(agent2),
+      agentAgain: view(agentAgain),
+      log: view(log),
+      agent3: view(agent3),
+      joined: agent1.text + agent2.text + agent3.text,
+      text: decoder.text,
+    },
+    "each read: the text from its cursor, the next cursor, how far the raw bytes became text, and whether the text is reliable",
+  ).toEqual({
+    empty: { text: "", decodedCursor: 0, rawCursor: 0, reliableText: false },
+    agent1: { text: "构建", decodedCursor: 6, rawCursor: 4, reliableText: false },
+    agent2: { text: "失败：2\n", decodedCursor: 17, rawCursor: 12, reliableText: false },
+    agentAgain: { text: "失败：2\n", decodedCursor: 17, rawCursor: 12, reliableText: false },
+    log: { text: "构建失败：2\n", decodedCursor: 17, rawCursor: 12, reliableText: false },
+    agent3: { text: "", decodedCursor: 17, rawCursor: 12, reliableText: true },
+    joined: "构建失败：2\n",
+    text: "构建失败：2\n",
+  });
+  expect(Object.isFrozen(agent1), "a read is a snapshot nobody can edit").toBe(true);
+  // A cursor after a four-byte character, in the middle of a long text.
+  const emoji = new StreamDecoder();
+  emoji.push(utf8(`${"x".repeat(100)}🎵${"y".repeat(100)}`));
+  expect(
+    { after: emoji.read(104).text.length, before: emoji.read(100).text.slice(0, 2), end: emoji.read(204).text },
+    "cursors on both sides of 🎵",
+  ).toEqual({ after: 100, before: "🎵", end: "" });
+});
+
+it("refuses a read cursor that is not a character boundary of the text so far", () => {
+  const decoder = new StreamDecoder({ encoding: "utf8" });
+  decoder.push(utf8("a中🎵b"));
+  const attempts: Record<string, unknown> = {
+    "-1": -1,
+    "1.5": 1.5,
+    NaN: Number.NaN,
+    '"3"': "3",
+    null: null,
+    "past the end, 10": 10,
+    "inside 中, 2": 2,
+    "inside 🎵, 6": 6,
+    "inside 🎵, 7": 7,
+    "before 中, 1": 1,
+    "after 🎵, 8": 8,
+    "the end, 9": 9,
+    "no cursor": undefined,
+  };
+  const outcomes: Record<string, string> = {};
+  for (const [name, cursor] of Object.entries(attempts)) {
+    try {
+      outcomes[name] = `text ${JSON.stringify(decoder.read(cursor as number).text)}`;
+    } catch (error) {
+      outcomes[name] = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+  }
+  const range = "RangeError: read: the cursor must be a whole number of UTF-8 bytes from 0 to 9, got";
+  const inside = (cursor: number) =>
+    `RangeError: read: cursor ${cursor} is inside a character: start at 0 or at a decodedCursor a read returned`;
+  expect(outcomes, "each bad cursor refused with one clear error").toEqual({
+    "-1": `${range} -1`,
+    "1.5": `${range} 1.5`,
+    NaN: `${range} NaN`,
+    '"3"': `${range} "3"`,
+    null: `${range} null`,
+    "past the end, 10": `${range} 10`,
+    "inside 中, 2": inside(2),
+    "inside 🎵, 6": inside(6),
+    "inside 🎵, 7": inside(7),
+    "before 中, 1": 'text "中🎵b"',
+    "after 🎵, 8": 'text "b"',
+    "the end, 9": 'text ""',
+    "no cursor": 'text "a中🎵b"',
+  });
+});
+
+it("says reliableText only for the whole output, faithfully decoded", () => {
+  const outcome = (options: StreamDecoderOptions, chunks: readonly Uint8Array[], close: "end" | "abort" | "open") => {
+    const decoder = new StreamDecoder(options);
+    for (const chunk of chunks) decoder.push(chunk);
+    if (close === "end") decoder.end();
+    if (close === "abort") decoder.abort("killed after the timeout");
+    const { complete, lossy } = decoder.facts();
+    const { reliableText, rawCursor, decodedCursor } = decoder.read();
+    return { complete, lossy, reliableText, rawCursor, decodedCursor, raw: decoder.raw.length };
+  };
+  expect(
+    {
+      "ended, clean": outcome({ encoding: "gbk" }, [BUILD_FAILED_GBK], "end"),
+      "still open": outcome({ encoding: "gbk" }, [BUILD_FAILED_GBK], "open"),
+      "cap inside 中": outcome({ maxBytes: 4 }, [utf8("ab中")], "end"),
+      "a replacement": outcome({}, [hex("61 ff 62")], "end"),
+      "strict failure": outcome({ errors: "strict" }, [hex("61 62 e4 b8 63 64")], "end"),
+      "raw mode": outcome({ encoding: "raw" }, [hex("89 50 4e 47")], "end"),
+      "aborted inside 文": outcome({}, [utf8("中"), hex("e6 96")], "abort"),
+      "ended inside 文": outcome({}, [utf8("中"), hex("e6 96")], "end"),
+    },
+    "reliableText is complete and not lossy; rawCursor is where the text stops in the raw bytes",
+  ).toEqual({
+    "ended, clean": { complete: true, lossy: false, reliableText: true, rawCursor: 25, decodedCursor: 36, raw: 25 },
+    "still open": { complete: false, lossy: false, reliableText: false, rawCursor: 25, decodedCursor: 36, raw: 25 },
+    "cap inside 中": { complete: false, lossy: false, reliableText: false, rawCursor: 2, decodedCursor: 2, raw: 4 },
+    "a replacement": { complete: true, lossy: true, reliableText: false, rawCursor: 3, decodedCursor: 5, raw: 3 },
+    "strict failure": { complete: false, lossy: true, reliableText: false, rawCursor: 2, decodedCursor: 2, raw: 6 },
+    "raw mode": { complete: true, lossy: true, reliableText: false, rawCursor: 0, decodedCursor: 0, raw: 4 },
+    "aborted inside 文": { complete: false, lossy: false, reliableText: false, rawCursor: 3, decodedCursor: 3, raw: 5 },
+    "ended inside 文": { complete: true, lossy: true, reliableText: false, rawCursor: 5, decodedCursor: 6, raw: 5 },
   });
 });

@@ -1,9 +1,11 @@
 // Stage 10: a program's output is bytes, not text. Each stream gets its own decoder, told its encoding,
-// that decodes at ingest across chunk boundaries, keeps at most `maxBytes` of raw bytes, and reports
-// what it knows as facts: whether the stream ended, whether everything was kept and decoded, whether
-// the text can be trusted. A decoding problem becomes a fact, never a reason to say the command failed.
-import { Buffer } from "node:buffer";
-import { types } from "node:util";
+// that decides at ingest where each character begins and ends across chunk boundaries, keeps at most
+// `maxBytes` of raw bytes, makes the text from those bytes in bulk, and reports what it knows as facts:
+// whether the stream ended, whether everything was kept and decoded, whether the text can be trusted.
+// A decoding problem becomes a fact, never a reason to say the command failed.
+// TextDecoder is imported, not taken from the globals: without the DOM library the global is a value
+// only, and naming it as a type fails with TS2749. node:util exports the class, value and type.
+import { TextDecoder } from "node:util";
 
 export const ENCODINGS = ["utf8", "gbk", "utf16le", "raw"] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -33,6 +35,18 @@ export interface OutputFacts {
   readonly error: string | null;
 }
 
+/** What one read returns: a reader keeps its own cursor, and reading takes nothing away from anyone. */
+export interface OutputRead {
+  /** The text from the cursor to the end of what is decoded so far: whole characters only. */
+  readonly text: string;
+  /** Where the next read starts: the UTF-8 bytes of all the text so far, the facts' `decodedUtf8Bytes`. */
+  readonly decodedCursor: number;
+  /** How many of the raw bytes kept the text so far was decoded from: `raw` past it is not text (yet). */
+  readonly rawCursor: number;
+  /** The text is the stream's whole output, faithfully decoded: `complete` and not `lossy`. */
+  readonly reliableText: boolean;
+}
+
 export interface StreamDecoderOptions {
   readonly encoding?: Encoding;
   readonly errors?: ErrorMode;
@@ -46,14 +60,16 @@ export interface StreamDecoderOptions {
 // sequence starts (`fatal: true` throws without an offset) or whether a U+FFFD in its output was made
 // by it or was in the data, and Node 20's `gbk` decoder turns the byte 0xFF into U+F8F5, a private-use
 // character, even with `fatal: true`. So the decoder finds character boundaries itself, following the
-// WHATWG decoders' byte rules, and TextDecoder only maps whole, valid characters to text.
+// WHATWG decoders' byte rules, and TextDecoder turns runs of decided bytes into text.
 
 /**
- * What the bytes of the character being read are, now that the last of them was read: `"more"`, not
- * a whole character yet; `"char"`, one valid character; `{ invalid: n }`, the first n bytes are not a
- * character, and the bytes after them are read again (they may start the next character).
+ * What the bytes of the character being read are, now that the last of them was read: MORE (0), not a
+ * whole character yet; a positive n, one valid character, n bytes long in UTF-8; a negative -n, the
+ * first n bytes are not a character, and the bytes after them are read again (they may start the next).
+ * A number, not an object: the scanner takes one step per byte and must not allocate for it.
  */
-type Step = "more" | "char" | { readonly invalid: number };
+type Step = number;
+const MORE = 0;
 
 /**
  * Decides a step from the `length` bytes at `start`, the character being read. The bytes before its
@@ -73,33 +89,64 @@ const SECOND_BYTE_HIGH = new Map([
   [0xf4, 0x8f],
 ]);
 
-/** UTF-8, read as the WHATWG decoder reads it. */
+/** UTF-8, read as the WHATWG decoder reads it. A valid character is as long in the text as in the stream. */
 function utf8(bytes: Uint8Array, start: number, length: number): Step {
   const lead = bytes[start] ?? 0;
   if (length === 1) {
-    if (lead <= 0x7f) return "char";
+    if (lead <= 0x7f) return 1;
     // C0, C1 and F5..FF never start a character; 80..BF only continue one.
-    return inRange(lead, 0xc2, 0xf4) ? "more" : { invalid: 1 };
+    return inRange(lead, 0xc2, 0xf4) ? MORE : -1;
   }
   const low = (length === 2 && SECOND_BYTE_LOW.get(lead)) || 0x80;
   const high = (length === 2 && SECOND_BYTE_HIGH.get(lead)) || 0xbf;
   // The sequence so far is invalid; the byte that broke it is read again as a possible start.
-  if (!inRange(bytes[start + length - 1] ?? 0, low, high)) return { invalid: length - 1 };
+  if (!inRange(bytes[start + length - 1] ?? 0, low, high)) return -(length - 1);
   const needed = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-  return length === needed ? "char" : "more";
+  return length === needed ? needed : MORE;
 }
 
 /** UTF-16LE: units of two bytes, low byte first; a lead surrogate must be followed by a trail one. */
 function utf16le(bytes: Uint8Array, start: number, length: number): Step {
-  if (length % 2 === 1) return "more";
+  if (length % 2 === 1) return MORE;
   const end = start + length;
   const unit = (bytes[end - 2] ?? 0) | ((bytes[end - 1] ?? 0) << 8);
   const trail = inRange(unit, 0xdc00, 0xdfff);
   // After a lead surrogate: a trail completes the pair; anything else leaves the lead alone, and
   // that unit is read again on its own.
-  if (length === 4) return trail ? "char" : { invalid: 2 };
-  if (inRange(unit, 0xd800, 0xdbff)) return "more";
-  return trail ? { invalid: 2 } : "char";
+  if (length === 4) return trail ? 4 : -2;
+  if (inRange(unit, 0xd800, 0xdbff)) return MORE;
+  if (trail) return -2;
+  return unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+}
+
+/** How many two-byte GBK characters there are: 126 lead bytes times 190 trail bytes. */
+const GBK_PAIRS = 126 * 190;
+
+/**
+ * The UTF-8 length of each two-byte GBK character, by its WHATWG pointer: every pair is one character
+ * from U+00A4 up, 2 or 3 bytes. Filled from the runtime's gb18030 decoder when the first GBK decoder is
+ * made, so that a GBK stream's `decodedUtf8Bytes` is known at ingest, before its text is made.
+ */
+let gbkLengths = new Uint8Array(0);
+
+const gbkPointer = (lead: number, trail: number) => (lead - 0x81) * 190 + trail - (trail < 0x7f ? 0x40 : 0x41);
+
+function loadGbkLengths(decoder: TextDecoder): void {
+  if (gbkLengths.length === GBK_PAIRS) return;
+  const pairs = new Uint8Array(2 * GBK_PAIRS);
+  let at = 0;
+  for (let lead = 0x81; lead <= 0xfe; lead += 1) {
+    for (let trail = 0x40; trail <= 0xfe; trail += 1) {
+      if (trail === 0x7f) continue;
+      pairs[at] = lead;
+      pairs[at + 1] = trail;
+      at += 2;
+    }
+  }
+  const text = decoder.decode(pairs);
+  const lengths = new Uint8Array(GBK_PAIRS);
+  for (let pointer = 0; pointer < GBK_PAIRS; pointer += 1) lengths[pointer] = text.charCodeAt(pointer) < 0x800 ? 2 : 3;
+  gbkLengths = lengths;
 }
 
 /**
@@ -109,18 +156,45 @@ function utf16le(bytes: Uint8Array, start: number, length: number): Step {
  */
 function gbk(bytes: Uint8Array, start: number, length: number): Step {
   const byte = bytes[start + length - 1] ?? 0;
-  if (length === 1) return byte <= 0x80 ? "char" : byte === 0xff ? { invalid: 1 } : "more";
-  if (inRange(byte, 0x40, 0x7e) || inRange(byte, 0x80, 0xfe)) return "char";
+  if (length === 1) return byte < 0x80 ? 1 : byte === 0x80 ? 3 : byte === 0xff ? -1 : MORE;
+  if (inRange(byte, 0x40, 0x7e) || inRange(byte, 0x80, 0xfe)) return gbkLengths[gbkPointer(bytes[start] ?? 0, byte)] ?? 3;
   // As the WHATWG decoder does: an ASCII byte after a lead is read again; a bad 0xFF goes with the lead.
-  return byte <= 0x7f ? { invalid: 1 } : { invalid: 2 };
+  return byte <= 0x7f ? -1 : -2;
 }
 
-const TEXT_ENCODINGS: Readonly<Record<Exclude<Encoding, "raw">, { readonly label: string; readonly classify: Classify }>> = {
-  // TextDecoder takes WHATWG labels: "utf16le" (Node's Buffer name) and "cp936" are not among them.
-  utf8: { label: "utf-8", classify: utf8 },
-  gbk: { label: "gbk", classify: gbk },
-  utf16le: { label: "utf-16le", classify: utf16le },
-};
+/**
+ * Bytes [from, to) of a GBK stream, with each invalid sequence written as the one byte 0xFF, which the
+ * gb18030 decoder reads as U+FFFD by the Encoding Standard's own rule: one decode then gives the text.
+ * Left as they are, some invalid sequences would be read the decoder's own way (`81 30 81 30` is one
+ * GB18030 character; in GBK it is two invalid leads and two digits). The copy is never longer than the
+ * range.
+ */
+function withReplacementBytes(bytes: Uint8Array, from: number, to: number): Uint8Array {
+  const out = new Uint8Array(to - from);
+  let length = 0;
+  let start = from;
+  for (let index = from; index < to; index += 1) {
+    const step = gbk(bytes, start, index + 1 - start);
+    if (step === MORE) continue;
+    if (step > 0) {
+      for (; start <= index; start += 1) {
+        out[length] = bytes[start] ?? 0;
+        length += 1;
+      }
+      continue;
+    }
+    out[length] = 0xff;
+    length += 1;
+    start -= step;
+    index = start - 1;
+  }
+  // The range ends inside a character only where the stream did: that character was replaced too.
+  if (start < to) {
+    out[length] = 0xff;
+    length += 1;
+  }
+  return out.subarray(0, length);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -160,16 +234,98 @@ function readOptions(options: unknown): { encoding: Encoding; errors: ErrorMode;
   };
 }
 
+/**
+ * The language's own test of what a typed array is: the %TypedArray%.prototype[Symbol.toStringTag]
+ * getter reads the array's internal kind, so a Buffer or a Uint8Array from another realm passes, and an
+ * object that only inherits from Uint8Array.prototype does not. It is cheaper than util.types'
+ * isUint8Array, and push, which runs it, runs once per chunk: a chunk may be one byte.
+ */
+const typedArrayKind = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)?.get;
+const isUint8Array = (value: unknown): value is Uint8Array => typedArrayKind?.call(value) === "Uint8Array";
+
+/**
+ * From this size on, the raw bytes grow in place: the buffers a doubling copy leaves behind until the
+ * collector runs add up to what is kept, and for a stream of 16 MiB of invalid bytes (16 MiB kept, 32 MiB
+ * of text) that was the difference between 3 and 4 times the bytes kept.
+ */
+const IN_PLACE_FROM = 64 * 1024;
+
+/** Chunks up to this length are copied a byte at a time; longer ones with one set() call. */
+const SHORT_CHUNK = 64;
+
+/** ES2024's resizable ArrayBuffer, in Node since 20; the repository's TypeScript library is ES2023's. */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  resize(byteLength: number): void;
+}
+type ResizableArrayBufferConstructor = new (byteLength: number, options: { readonly maxByteLength: number }) => ResizableArrayBuffer;
+
+/**
+ * Address space for up to `maxBytes` bytes, committed only as it is resized: a buffer that grows in
+ * place, copying nothing and leaving nothing behind for the collector. Null when the runtime cannot
+ * reserve that much (Node 20 stops near 4 GiB).
+ */
+function reserveRoom(maxBytes: number): ResizableArrayBuffer | null {
+  try {
+    return new (ArrayBuffer as unknown as ResizableArrayBufferConstructor)(0, { maxByteLength: maxBytes });
+  } catch {
+    return null;
+  }
+}
+
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join(" ");
 
 // ---------------------------------------------------------------------------------------------------
-// The decoder
+// Text from decided bytes
 
-/** How one text encoding is read: its character boundaries, and the TextDecoder for whole characters. */
+/** How one text encoding is read: its character boundaries, and how a run of decided bytes becomes text. */
 interface Codec {
   readonly classify: Classify;
-  readonly textDecoder: InstanceType<typeof TextDecoder>;
+  /** Bytes [from, to) as text: whole characters and invalid sequences, `replacements` of them in the stream. */
+  readonly render: (bytes: Uint8Array, from: number, to: number, replacements: number) => string;
 }
+
+function codecFor(encoding: Exclude<Encoding, "raw">): Codec {
+  // TextDecoder takes WHATWG labels: "utf16le" (Node's Buffer name) and "cp936" are not among them.
+  // Built now, before any process starts: a runtime without this encoding fails here, not mid-run.
+  // ignoreBOM keeps a byte order mark as the character U+FEFF: the text says what the program wrote.
+  if (encoding === "gbk") {
+    // "gb18030", not "gbk": on Node 20 the "gbk" decoder has a table of its own, with 101 pairs (A2E3, the
+    // euro sign, among them) as private-use characters; the gb18030 decoder has the WHATWG index on every
+    // supported Node. Code page 936 is its two-byte part.
+    const decoder = new TextDecoder("gb18030", { ignoreBOM: true });
+    loadGbkLengths(decoder);
+    return {
+      classify: gbk,
+      render: (bytes, from, to, replacements) =>
+        decoder.decode(replacements === 0 ? bytes.subarray(from, to) : withReplacementBytes(bytes, from, to)),
+    };
+  }
+  // The scanner follows the WHATWG rules of these two decoders byte for byte, so the decoder's own
+  // replacement of an invalid sequence is exactly the one the scanner counted.
+  const decoder = new TextDecoder(encoding === "utf8" ? "utf-8" : "utf-16le", { ignoreBOM: true });
+  return { classify: encoding === "utf8" ? utf8 : utf16le, render: (bytes, from, to) => decoder.decode(bytes.subarray(from, to)) };
+}
+
+/**
+ * Where the first `cursor` UTF-8 bytes of `text` end, as an index into the string, or -1 when that is
+ * inside a character. `end` is the UTF-8 length of the whole text. It counts back from the end, so a
+ * reader pays for the text it gets and nothing more. The text holds no lone surrogates: every invalid
+ * sequence became U+FFFD.
+ */
+function indexAtUtf8(text: string, cursor: number, end: number): number {
+  let bytes = end;
+  let index = text.length;
+  while (bytes > cursor) {
+    const unit = text.charCodeAt(index - 1);
+    const pair = inRange(unit, 0xdc00, 0xdfff);
+    bytes -= pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    index -= pair ? 2 : 1;
+  }
+  return bytes === cursor ? index : -1;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The decoder
 
 /** Decodes one stream of a process: bytes in; text, raw bytes and facts out. */
 export class StreamDecoder {
@@ -181,49 +337,46 @@ export class StreamDecoder {
 
   #state: "open" | "ended" | "aborted" = "open";
   #abortReason: string | null = null;
-  #rawParts: Uint8Array[] = [];
-  #keptBytes = 0;
   #rawBytes = 0;
   #capReached = false;
-  /** False once the cap cut the stream or strict decoding failed: nothing more becomes text. */
-  #decoding = true;
-  #text = "";
+  /** False once the cap cut the stream or strict decoding failed (and from the start for raw). */
+  #decoding: boolean;
   #decodedUtf8Bytes = 0;
-  #replaced = false;
+  #replacements = 0;
   #error: string | null = null;
 
-  // The only state that crosses a chunk boundary: the bytes of a character that is not whole yet (at
-  // most 3, plus the one being read) and the stream offset of the first of them.
-  readonly #held = new Uint8Array(4);
-  #heldLength = 0;
-  #heldAt = 0;
+  // The bytes kept, in one buffer that doubles as it fills and never grows past maxBytes: no object
+  // per push, and a copy only a logarithmic number of times. Past IN_PLACE_FROM it moves once into
+  // `#room`, address space reserved for the whole cap, and grows there in place.
+  #room: ResizableArrayBuffer | null = null;
+  #raw = new Uint8Array(0);
+  #kept = 0;
+  /**
+   * Bytes before this offset are decided: whole characters, or invalid sequences. The bytes after it,
+   * at most 3, are the character being read: the only state that crosses a chunk boundary.
+   */
+  #decided = 0;
+  /** The text of the bytes before `#rendered`, made when the text is asked for, not at each push. */
+  #text = "";
+  #rendered = 0;
 
   constructor(options: StreamDecoderOptions = {}) {
     const { encoding, errors, maxBytes } = readOptions(options);
     this.#encoding = encoding;
     this.#strict = errors === "strict";
     this.#maxBytes = maxBytes;
-    if (encoding === "raw") {
-      this.#codec = null;
-    } else {
-      const { label, classify } = TEXT_ENCODINGS[encoding];
-      // Built now, before any process starts: a runtime without this encoding fails here, not mid-run.
-      // It only ever sees whole, valid characters, so it never replaces anything. ignoreBOM keeps a
-      // byte order mark as the character U+FEFF: the text says what the program wrote.
-      this.#codec = { classify, textDecoder: new TextDecoder(label, { ignoreBOM: true }) };
-    }
+    this.#codec = encoding === "raw" ? null : codecFor(encoding);
+    this.#decoding = this.#codec !== null;
   }
 
   /** The text decoded so far: whole characters only, nothing past a strict failure or the cap. */
   get text(): string {
-    return this.#text;
+    return this.#render();
   }
 
   /** A copy of the raw bytes kept: the first `maxBytes` bytes the stream delivered. */
   get raw(): Uint8Array {
-    if (this.#rawParts.length > 1) this.#rawParts = [Buffer.concat(this.#rawParts, this.#keptBytes)];
-    const kept = this.#rawParts[0];
-    return kept === undefined ? new Uint8Array(0) : new Uint8Array(kept);
+    return this.#raw.slice(0, this.#kept);
   }
 
   /** Why the stream was cut off before its end, or null. */
@@ -232,20 +385,24 @@ export class StreamDecoder {
   }
 
   push(chunk: Uint8Array): void {
-    if (!types.isUint8Array(chunk)) {
+    if (!isUint8Array(chunk)) {
       throw new TypeError(`a chunk must be bytes (a Uint8Array), got ${chunk === null ? "null" : typeof chunk}`);
     }
     if (this.#state !== "open") throw new Error(`the decoder is closed (${this.#state}): push nothing after end() or abort()`);
     this.#rawBytes += chunk.length;
-    const at = this.#keptBytes;
-    // A copy: the caller may reuse its buffer once push returns.
-    const kept = new Uint8Array(chunk.subarray(0, this.#maxBytes - at));
-    if (kept.length > 0) {
-      this.#rawParts.push(kept);
-      this.#keptBytes += kept.length;
+    const from = this.#kept;
+    const taken = Math.min(chunk.length, this.#maxBytes - from);
+    if (taken > 0) {
+      this.#reserve(from + taken);
+      // A copy: the caller may reuse its buffer once push returns. A short chunk byte by byte: a pipe fed
+      // a byte per write delivers chunks of a byte or two, and for those a set() call costs far more.
+      const raw = this.#raw;
+      if (taken > SHORT_CHUNK) raw.set(chunk.subarray(0, taken), from);
+      else for (let index = 0; index < taken; index += 1) raw[from + index] = chunk[index] ?? 0;
+      this.#kept = from + taken;
     }
-    if (this.#decoding && this.#codec !== null) this.#decode(this.#codec, kept, at);
-    if (kept.length < chunk.length) {
+    if (this.#decoding && this.#codec !== null) this.#scan(this.#codec, from);
+    if (taken < chunk.length) {
       this.#capReached = true;
       // A character the cap cut in two stays in `raw` but never becomes text, not even U+FFFD: its
       // bytes were not invalid, they were not kept.
@@ -257,10 +414,7 @@ export class StreamDecoder {
   end(): void {
     if (this.#state !== "open") return;
     this.#state = "ended";
-    if (!this.#decoding || this.#heldLength === 0) return;
-    // The stream ended inside a character: the program wrote an incomplete sequence.
-    this.#reject(this.#heldAt, this.#held.slice(0, this.#heldLength), true);
-    this.#heldLength = 0;
+    this.#finishHeld();
   }
 
   /** The stream was cut off before its end (killed, cancelled, not drained in time). Ignored once closed. */
@@ -269,7 +423,7 @@ export class StreamDecoder {
     if (this.#state !== "open") return;
     this.#state = "aborted";
     this.#abortReason = reason;
-    if (this.#decoding && this.#heldLength > 0) this.#reject(this.#heldAt, this.#held.slice(0, this.#heldLength), true);
+    this.#finishHeld();
   }
 
   facts(): OutputFacts {
@@ -277,7 +431,7 @@ export class StreamDecoder {
     return Object.freeze({
       sourceComplete,
       complete: sourceComplete && !this.#capReached && this.#error === null,
-      lossy: this.#codec === null || this.#replaced || this.#error !== null,
+      lossy: this.#codec === null || this.#replacements > 0 || this.#error !== null,
       capReached: this.#capReached,
       rawBytes: this.#rawBytes,
       decodedUtf8Bytes: this.#decodedUtf8Bytes,
@@ -285,81 +439,97 @@ export class StreamDecoder {
     });
   }
 
-  /** Decodes `bytes`, which start at stream offset `at`, continuing the character the last chunk began. */
-  #decode(codec: Codec, bytes: Uint8Array, at: number): void {
-    let index = 0;
-    // First the character the last chunk began, a byte at a time: its first bytes are in #held.
-    for (; this.#heldLength > 0 && index < bytes.length; index += 1) {
-      if (!this.#takeHeld(codec, bytes[index] ?? 0, at + index)) return;
+  /**
+   * The text from `cursor` on, a number of UTF-8 bytes of the text: 0, or a `decodedCursor` an earlier
+   * read returned. Reading consumes nothing: any number of readers, each with its own cursor.
+   */
+  read(cursor = 0): OutputRead {
+    const text = this.#render();
+    const end = this.#decodedUtf8Bytes;
+    if (typeof cursor !== "number" || !Number.isSafeInteger(cursor) || cursor < 0 || cursor > end) {
+      throw new RangeError(`read: the cursor must be a whole number of UTF-8 bytes from 0 to ${end}, got ${describe(cursor)}`);
     }
-    // A chunk too short to finish it (a 4-byte character may come a byte at a time): keep waiting.
-    if (this.#heldLength > 0) return;
-    // Then the rest in place: runs of whole, valid characters become text in one call.
-    let run = index; // the first byte not yet turned into text
-    let start = index; // the first byte of the character being read
-    for (; index < bytes.length; index += 1) {
+    const index = indexAtUtf8(text, cursor, end);
+    if (index < 0) throw new RangeError(`read: cursor ${cursor} is inside a character: start at 0 or at a decodedCursor a read returned`);
+    const { complete, lossy } = this.facts();
+    return Object.freeze({ text: text.slice(index), decodedCursor: end, rawCursor: this.#decided, reliableText: complete && !lossy });
+  }
+
+  /** Makes room for `size` bytes kept: double the buffer, or more if one chunk needs it, never past the cap. */
+  #reserve(size: number): void {
+    if (size <= this.#raw.length) return;
+    const capacity = Math.min(this.#maxBytes, Math.max(size, 2 * this.#raw.length));
+    // Most outputs are small, and a reservation costs more than a small copy: only a large one moves.
+    if (this.#room === null && capacity > IN_PLACE_FROM) this.#room = reserveRoom(this.#maxBytes);
+    const room = this.#room;
+    room?.resize(capacity);
+    const grown = room === null ? new Uint8Array(capacity) : new Uint8Array(room, 0, capacity);
+    if (grown.buffer !== this.#raw.buffer) grown.set(this.#raw.subarray(0, this.#kept));
+    this.#raw = grown;
+  }
+
+  /**
+   * Decides the bytes kept from `from` on: each one is one step of the character being read, which
+   * began at `#decided`, possibly in an earlier chunk. Nothing becomes text here; only the facts move.
+   */
+  #scan(codec: Codec, from: number): void {
+    const bytes = this.#raw;
+    const end = this.#kept;
+    let start = this.#decided;
+    let decoded = 0; // UTF-8 bytes of the characters decided here
+    let replacements = 0;
+    for (let index = from; index < end; index += 1) {
       const step = codec.classify(bytes, start, index + 1 - start);
-      if (step === "more") continue;
-      if (step === "char") {
+      if (step === MORE) continue;
+      if (step > 0) {
+        decoded += step;
         start = index + 1;
         continue;
       }
-      this.#appendText(codec, bytes.subarray(run, start));
-      if (!this.#reject(at + start, bytes.subarray(start, start + step.invalid), false)) return;
-      start += step.invalid;
-      run = start;
+      if (this.#strict) {
+        this.#fail(start, -step, false);
+        break;
+      }
+      replacements += 1;
+      start -= step;
       index = start - 1; // read the bytes after the invalid ones again
     }
-    this.#appendText(codec, bytes.subarray(run, start));
-    // A character that is not whole yet waits for the next chunk.
-    this.#held.set(bytes.subarray(start));
-    this.#heldLength = bytes.length - start;
-    this.#heldAt = at + start;
+    // Each replacement is one U+FFFD, 3 bytes in UTF-8.
+    this.#decodedUtf8Bytes += decoded + 3 * replacements;
+    this.#replacements += replacements;
+    if (this.#error === null) this.#decided = start;
   }
 
-  /** Reads one more byte of the held character. False when strict decoding stopped. */
-  #takeHeld(codec: Codec, byte: number, offset: number): boolean {
-    if (this.#heldLength === 0) this.#heldAt = offset;
-    this.#held[this.#heldLength] = byte;
-    this.#heldLength += 1;
-    const step = codec.classify(this.#held, 0, this.#heldLength);
-    if (step === "more") return true;
-    const held = this.#held.slice(0, this.#heldLength);
-    const heldAt = this.#heldAt;
-    this.#heldLength = 0;
-    if (step === "char") {
-      this.#appendText(codec, held);
-      return true;
-    }
-    if (!this.#reject(heldAt, held.subarray(0, step.invalid), false)) return false;
-    // The bytes after the invalid ones may start the next character: they are read again.
-    for (let index = step.invalid; index < held.length; index += 1) {
-      if (!this.#takeHeld(codec, held[index] ?? 0, heldAt + index)) return false;
-    }
-    return true;
-  }
-
-  /** An invalid sequence: U+FFFD in replace mode; in strict mode, the end of the text. False to stop. */
-  #reject(offset: number, bytes: Uint8Array, atEnd: boolean): boolean {
+  /** At the stream's end, a character still held is one the program never finished: it is invalid. */
+  #finishHeld(): void {
+    const held = this.#kept - this.#decided;
+    if (!this.#decoding || held === 0) return;
     if (this.#strict) {
-      const what = atEnd ? `incomplete ${this.#encoding} character` : `invalid ${this.#encoding}`;
-      const where = atEnd ? " at the end of the stream" : "";
-      this.#error = `${what} at byte offset ${offset} (${hex(bytes)})${where}: strict decoding stopped there`;
-      this.#decoding = false;
-      return false;
+      this.#fail(this.#decided, held, true);
+      return;
     }
-    this.#replaced = true;
-    this.#append("\uFFFD");
-    return true;
+    this.#replacements += 1;
+    this.#decodedUtf8Bytes += 3; // U+FFFD
+    this.#decided = this.#kept;
   }
 
-  #appendText(codec: Codec, bytes: Uint8Array): void {
-    if (bytes.length > 0) this.#append(codec.textDecoder.decode(bytes));
+  /** Strict mode met an invalid sequence: the text ends before it, and the error says where and what. */
+  #fail(offset: number, length: number, atEnd: boolean): void {
+    const what = atEnd ? `incomplete ${this.#encoding} character` : `invalid ${this.#encoding}`;
+    const where = atEnd ? " at the end of the stream" : "";
+    this.#error = `${what} at byte offset ${offset} (${hex(this.#raw.subarray(offset, offset + length))})${where}: strict decoding stopped there`;
+    this.#decoding = false;
+    this.#decided = offset;
   }
 
-  #append(text: string): void {
-    this.#text += text;
-    this.#decodedUtf8Bytes += Buffer.byteLength(text, "utf8");
+  /** The text so far: the decided bytes not turned into text yet become text now, in one call. */
+  #render(): string {
+    const codec = this.#codec;
+    if (codec !== null && this.#rendered < this.#decided) {
+      this.#text += codec.render(this.#raw, this.#rendered, this.#decided, this.#replacements);
+      this.#rendered = this.#decided;
+    }
+    return this.#text;
   }
 }
 
