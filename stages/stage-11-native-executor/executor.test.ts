@@ -1174,6 +1174,7 @@ it("refuses executor options that are not live readers, a known platform and an 
     "a Windows workspace on linux": { ...good, workspace: "C:\\shop" },
     "a POSIX workspace on win32": { ...good, platform: "win32", workspace: "/srv/shop" },
     "spawn that is not a function": { ...good, spawn: "node" },
+    "stat that is not a function": { ...good, stat: {} },
     "every option right": good,
     "win32 with a Windows workspace": { ...good, platform: "win32", workspace: "C:\\work\\shop" },
   };
@@ -1197,6 +1198,7 @@ it("refuses executor options that are not live readers, a known platform and an 
     "a Windows workspace on linux": 'TypeError: workspace must be an absolute path on linux, got "C:\\\\shop"',
     "a POSIX workspace on win32": 'TypeError: workspace must be an absolute path on win32, got "/srv/shop"',
     "spawn that is not a function": "TypeError: spawn must be a function like child_process.spawn",
+    "stat that is not a function": "TypeError: stat must be a function like fs.promises.stat",
     "every option right": "accepted",
     "win32 with a Windows workspace": "accepted",
   });
