@@ -1,6 +1,7 @@
 import { spawn as nodeSpawn } from "node:child_process";
 import { EventEmitter, getEventListeners } from "node:events";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { stat as fsStat } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -25,6 +26,32 @@ class FakeChild extends EventEmitter {
   readonly stdout = new PassThrough({ objectMode: true });
   readonly stderr = new PassThrough({ objectMode: true });
   readonly kills: string[] = [];
+  /** Signals its process group received through process.kill(-pid, …), when it still had a member. */
+  readonly groupSignals: string[] = [];
+  /**
+   * What the program leaves in its process group when it exits: nothing, a helper that ends at SIGTERM,
+   * one that ignores SIGTERM, or a zombie, which no signal removes (its parent is gone and no one reaps it).
+   */
+  leaves: "nothing" | "a helper" | "a stubborn helper" | "a zombie" = "nothing";
+  #running = true;
+  #helperAlive = true;
+
+  constructor() {
+    super();
+    this.once("exit", () => {
+      this.#running = false;
+    });
+  }
+
+  /** What process.kill(-pid, name) does to this child's group: false is ESRCH, no member left. */
+  signalGroup(name: NodeJS.Signals | number): boolean {
+    const members = this.#running || (this.leaves !== "nothing" && this.#helperAlive);
+    if (!members) return false;
+    if (name !== 0) this.groupSignals.push(`${String(name)} to the group`);
+    if (name === "SIGKILL" && this.leaves !== "a zombie") this.#helperAlive = false;
+    if (name === "SIGTERM" && this.leaves === "a helper") this.#helperAlive = false;
+    return true;
+  }
 
   kill(signal?: NodeJS.Signals | number): boolean {
     this.kills.push(String(signal));
@@ -61,9 +88,18 @@ function executorFor(options: Partial<NativeExecutorOptions> & { workspace: stri
   return new NativeExecutor({ platform: "linux", policy: () => FULL, nativeEnabled: () => true, ...options });
 }
 
-/** A request to run node with the given argv; the overrides replace fields or add wrong ones. */
+/**
+ * A request to run node with the given argv; the overrides replace fields or add wrong ones. Node reads
+ * its arguments as code (`-e`, a script), so the request names the interpreter gate.
+ */
 function request(argv: unknown[] = [], overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { description: "run the unit tests", executable: { kind: "path", value: process.execPath }, argv, ...overrides };
+  return {
+    description: "run the unit tests",
+    executable: { kind: "path", value: process.execPath },
+    argv,
+    entrypoint: "interpreter",
+    ...overrides,
+  };
 }
 
 const literal = (value: string) => ({ kind: "literal", value });
@@ -191,14 +227,6 @@ it("refuses to prepare or execute while the native switch is off, whatever the p
     "win32, undefined": off,
     "linux, undefined": off,
   });
-  // Only true turns it on: a switch read from untyped settings as "true" or 1 stays off.
-  const loose: Record<string, string> = {};
-  for (const value of ["true", 1, undefined]) {
-    const executor = executorFor({ workspace, nativeEnabled: () => value as unknown as boolean, spawn });
-    loose[String(value)] = await executor.prepare(request()).then(() => "prepared", refusal);
-  }
-  expect(loose, "prepare with a switch that is not the boolean true").toEqual({ true: off, 1: off, undefined: off });
-
   const message = await executorFor({ workspace, nativeEnabled: () => false })
     .prepare(request())
     .catch((error: unknown) => (error as Error).message);
@@ -207,6 +235,41 @@ it("refuses to prepare or execute while the native switch is off, whatever the p
       "the agent must not get around it with another tool.",
   );
   expect(calls.length, "processes started").toBe(0);
+});
+
+it("takes a switch with no value as on, as a configuration without the key, and any other value but true as off", async () => {
+  const workspace = temporaryFolder();
+  // What a settings reader returns for the native switch. A configuration written before the switch
+  // existed has no key for it: the switch is on by default. A value that is there but not a boolean
+  // (a string from a hand-edited file, a number) is not trusted to mean on.
+  const values: Record<string, unknown> = {
+    "no value (a configuration without the key)": undefined,
+    true: true,
+    false: false,
+    '"true"': "true",
+    '"false"': "false",
+    1: 1,
+    null: null,
+    '""': "",
+  };
+  const outcomes: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const { spawn, calls } = fakeSpawn();
+    const executor = executorFor({ workspace, nativeEnabled: () => value as boolean, spawn });
+    outcomes[name] = await stoppedAt(calls, async () => executor.execute(await executor.prepare(request())));
+  }
+  const ran = "ran: exit code 0; processes started: 1";
+  const off = "refused: NativeDisabledError (NATIVE_DISABLED); processes started: 0";
+  expect(outcomes, "a run with each value of the native switch").toEqual({
+    "no value (a configuration without the key)": ran,
+    true: ran,
+    false: off,
+    '"true"': off,
+    '"false"': off,
+    1: off,
+    null: off,
+    '""': off,
+  });
 });
 
 it("reads the policy again at every phase, so a change after prepare starts no process", async () => {
@@ -312,7 +375,14 @@ it("accepts only a request this executor prepared, and only once", async () => {
   ).toEqual({
     frozen: true,
     argsFrozen: true,
-    shown: { description: "run the unit tests", executable: process.execPath, args: ["--ci"], cwd: workspace, timeoutMs: 120_000 },
+    shown: {
+      description: "run the unit tests",
+      executable: process.execPath,
+      args: ["--ci"],
+      cwd: workspace,
+      entrypoint: "interpreter",
+      timeoutMs: 120_000,
+    },
   });
 
   const impostors: Record<string, unknown> = {
@@ -417,6 +487,7 @@ it("decodes each stream with its declared encoding through stage 10's decoders",
     signal: null,
     aborted: false,
     timedOut: false,
+    descendantsEnded: false,
     stdout: "构建成功：3 个目标\n",
     stderr: "警告：磁盘空间不足\n",
     stdoutFacts: { ...clean, rawBytes: 19, decodedUtf8Bytes: 27 },
@@ -456,9 +527,23 @@ it("ends a process that outlives timeoutMs and says timedOut, never exit code 0"
 
 it("sends SIGTERM to the process group at the deadline, then SIGKILL after the grace period", async () => {
   const workspace = temporaryFolder();
-  const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+  // process.kill on a fake child's group answers as the kernel would: ESRCH once no member is left.
+  const children = new Map<number, FakeChild>();
+  vi.spyOn(process, "kill").mockImplementation((pid: number, name?: string | number) => {
+    const child = children.get(-pid);
+    if (child !== undefined && !child.signalGroup((name ?? "SIGTERM") as NodeJS.Signals | number)) {
+      throw Object.assign(new Error(`kill ESRCH`), { code: "ESRCH" });
+    }
+    return true;
+  });
   let spawned: (child: FakeChild) => void = () => {};
-  const { spawn } = fakeSpawn({ autoExit: false, onSpawn: (child) => spawned(child) });
+  const { spawn } = fakeSpawn({
+    autoExit: false,
+    onSpawn: (child) => {
+      children.set(child.pid, child);
+      spawned(child);
+    },
+  });
   const executor = executorFor({ workspace, spawn });
   vi.useFakeTimers();
 
@@ -478,8 +563,7 @@ it("sends SIGTERM to the process group at the deadline, then SIGKILL after the g
       },
     );
     const running = await child;
-    const signals = () => kill.mock.calls.filter(([pid]) => pid === -running.pid).map(([, name]) => `${String(name)} to the group`);
-    return { child: running, state, signals };
+    return { child: running, state, signals: () => [...running.groupSignals] };
   }
   const text = (value: string) => Buffer.from(value);
 
@@ -566,15 +650,72 @@ it("sends SIGTERM to the process group at the deadline, then SIGKILL after the g
   });
 
   // Reading fails while the process runs (a stream that yields text): nobody will wait for the
-  // process any more, so it is killed at once, and no timer is left behind.
+  // process any more, so it is killed at once, and no timer is left behind, not even when it exits
+  // later with a zombie still in its group.
   const broken = await start(1000);
+  broken.child.leaves = "a zombie";
   broken.child.stdout.write("text, not bytes");
   await vi.advanceTimersByTimeAsync(0);
   const failed = { error: broken.state.error, signals: broken.signals(), timers: vi.getTimerCount() };
   broken.child.finish(null, "SIGKILL");
-  expect(failed, "a run whose output cannot be read").toEqual({
+  await vi.advanceTimersByTimeAsync(0);
+  expect({ ...failed, afterExit: { signals: broken.signals(), timers: vi.getTimerCount() } }, "a run whose output cannot be read").toEqual({
     error: "TypeError: a chunk must be bytes (a Uint8Array), got string",
     signals: ["SIGKILL to the group"],
+    timers: 0,
+    afterExit: { signals: ["SIGKILL to the group"], timers: 0 },
+  });
+
+  // A program that exits on its own and leaves a helper that ignores SIGTERM: the helper's group gets
+  // SIGTERM at the exit and SIGKILL 2000 ms later, and the run ends only then.
+  const leaving = await start(600_000);
+  leaving.child.leaves = "a stubborn helper";
+  await vi.advanceTimersByTimeAsync(300);
+  leaving.child.finish(0, null);
+  await vi.advanceTimersByTimeAsync(0);
+  const atExit = { signals: leaving.signals(), ended: leaving.state.result !== undefined };
+  await vi.advanceTimersByTimeAsync(1999);
+  const at1999 = { signals: leaving.signals(), ended: leaving.state.result !== undefined };
+  await vi.advanceTimersByTimeAsync(1);
+  expect(
+    { atExit, at1999, at2000: leaving.signals(), result: leaving.state.result, timers: vi.getTimerCount() },
+    "a program that exits 0 at 300 ms and leaves a helper that ignores SIGTERM",
+  ).toEqual({
+    atExit: { signals: ["SIGTERM to the group"], ended: false },
+    at1999: { signals: ["SIGTERM to the group"], ended: false },
+    at2000: ["SIGTERM to the group", "SIGKILL to the group"],
+    result: expect.objectContaining({ exitCode: 0, signal: null, aborted: false, timedOut: false, descendantsEnded: true }),
+    timers: 0,
+  });
+
+  // At the deadline the program ends at SIGTERM, but its helper ignores it: SIGKILL still comes when the
+  // grace period is over. A helper that obeys SIGTERM is gone by then, and nothing more is sent.
+  const outlived = await start(1000);
+  outlived.child.leaves = "a stubborn helper";
+  await vi.advanceTimersByTimeAsync(1000 + 100);
+  outlived.child.finish(null, "SIGTERM");
+  await vi.advanceTimersByTimeAsync(1900);
+  const obeying = await start(1000);
+  obeying.child.leaves = "a helper";
+  await vi.advanceTimersByTimeAsync(1000 + 100);
+  obeying.child.finish(null, "SIGTERM");
+  await vi.advanceTimersByTimeAsync(1900);
+  expect(
+    {
+      stubborn: { signals: outlived.signals(), result: outlived.state.result },
+      obeying: { signals: obeying.signals(), result: obeying.state.result },
+      timers: vi.getTimerCount(),
+    },
+    "timeoutMs 1000, a program that ends at SIGTERM and leaves a helper",
+  ).toEqual({
+    stubborn: {
+      signals: ["SIGTERM to the group", "SIGKILL to the group"],
+      result: expect.objectContaining({ exitCode: null, signal: "SIGTERM", aborted: true, timedOut: true, descendantsEnded: true }),
+    },
+    obeying: {
+      signals: ["SIGTERM to the group"],
+      result: expect.objectContaining({ exitCode: null, signal: "SIGTERM", aborted: true, timedOut: true, descendantsEnded: false }),
+    },
     timers: 0,
   });
 });
@@ -601,7 +742,9 @@ function windowsPaths(onFinished: (cleanup: () => void) => void): { workspace: s
   return { workspace, executable };
 }
 
-it("on win32 starts the program attached and ends it through child.kill: Windows has no process group", async ({ onTestFinished }) => {
+it("on win32 starts the program attached and ends it with one forceful child.kill: Windows has no graceful SIGTERM", async ({
+  onTestFinished,
+}) => {
   const { workspace, executable } = windowsPaths(onTestFinished);
   const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
   const spawnedDetached: boolean[] = [];
@@ -626,26 +769,81 @@ it("on win32 starts the program attached and ends it through child.kill: Windows
   const running = executor.execute(prepared);
   const converter = await child;
   await vi.advanceTimersByTimeAsync(1000);
-  const atDeadline = {
-    "signals sent through child.kill": [...converter.kills],
-    "signals sent with process.kill": kill.mock.calls
-      .filter(([pid]) => Math.abs(pid) === converter.pid)
-      .map(([pid, name]) => `${String(name)} to ${pid < 0 ? "the group" : "the process"}`),
-  };
-  converter.finish(null, "SIGTERM");
+  const atDeadline = [...converter.kills];
+  // TerminateProcess returns before the process is gone: the converter exits a while later. The one
+  // kill was already forceful, so the grace period brings no second one.
+  await vi.advanceTimersByTimeAsync(2000 + 500);
+  const afterGrace = [...converter.kills];
+  converter.finish(null, "SIGKILL");
   const result = await running;
   expect(
     {
       spawnedDetached,
       atDeadline,
-      ending: { exitCode: result.exitCode, signal: result.signal, aborted: result.aborted, timedOut: result.timedOut },
+      afterGrace,
+      "signals sent with process.kill": kill.mock.calls
+        .filter(([pid]) => Math.abs(pid) === converter.pid)
+        .map(([pid, name]) => `${String(name)} to ${pid < 0 ? "the group" : "the process"}`),
+      ending: {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        aborted: result.aborted,
+        timedOut: result.timedOut,
+        descendantsEnded: result.descendantsEnded,
+      },
+      timers: vi.getTimerCount(),
     },
     "a converter on win32 that outlives its 1000 ms",
   ).toEqual({
     spawnedDetached: [false],
-    atDeadline: { "signals sent through child.kill": ["SIGTERM"], "signals sent with process.kill": [] },
-    ending: { exitCode: null, signal: "SIGTERM", aborted: true, timedOut: true },
+    atDeadline: ["SIGKILL"],
+    afterGrace: ["SIGKILL"],
+    "signals sent with process.kill": [],
+    ending: { exitCode: null, signal: "SIGKILL", aborted: true, timedOut: true, descendantsEnded: false },
+    timers: 0,
   });
+});
+
+it("refuses on win32 a command line longer than the 32767 UTF-16 units Windows takes, counted as Node quotes it", async ({
+  onTestFinished,
+}) => {
+  const { workspace, executable } = windowsPaths(onTestFinished);
+  const { spawn, calls } = fakeSpawn();
+  const windows = new NativeExecutor({ platform: "win32", policy: () => FULL, nativeEnabled: () => true, workspace, spawn });
+  // A Windows process gets one string: the program's path, then each argument quoted by the C runtime's
+  // rules, joined by spaces, and a terminating NUL. "" takes 2 units; `say "hi"` is "say \"hi\"" (12);
+  // `C:\out dir\` is "C:\out dir\\" (14); 😀 is one character and 2 UTF-16 units.
+  const quoted = ["", 'say "hi"', "C:\\out dir\\", "😀"];
+  const fixed = executable.length + 2 + 12 + 14 + 2 + quoted.length + 1 + 1; // + a space before each argument, and the NUL
+  const argv = (filler: number) => [...quoted, "x".repeat(filler)].map(literal);
+  const atLimit = 32_767 - fixed;
+  const problemsOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "prepared",
+      (error: unknown) => (error instanceof Error && "problems" in error ? (error.problems as string[]).join(" | ") : String(error)),
+    );
+  const convert = (value: string, filler: number) => ({
+    description: "convert the manual",
+    executable: { kind: "path", value },
+    argv: argv(filler),
+  });
+  const linux = executorFor({ workspace: temporaryFolder(), spawn });
+  const outcomes = {
+    "32767 units, the NUL included": await problemsOf(windows.prepare(convert(executable, atLimit))),
+    "32768 units": await problemsOf(windows.prepare(convert(executable, atLimit + 1))),
+    "40000 more units, for a program that does not exist": await problemsOf(windows.prepare(convert("C:\\Tools\\docconv.exe", 40_000))),
+    "the same arguments on linux": await problemsOf(linux.prepare(request(argv(40_000)))),
+  };
+  const over = (units: number) =>
+    `argv: the Windows command line would be ${units} UTF-16 units with its terminating NUL, more than the 32767 that CreateProcess takes: pass fewer or shorter arguments`;
+  expect(outcomes, "prepare with command lines at and past the Windows limit").toEqual({
+    "32767 units, the NUL included": "prepared",
+    "32768 units": over(32_768),
+    // Refused before the disk is asked: there is no "does not exist" for the program.
+    "40000 more units, for a program that does not exist": over(40_000 + fixed - executable.length + "C:\\Tools\\docconv.exe".length),
+    "the same arguments on linux": "prepared",
+  });
+  expect(calls.length, "processes started").toBe(0);
 });
 
 /** Waits for a condition by polling, up to a generous limit: never a fixed sleep. */
@@ -717,6 +915,46 @@ it("ends the whole process group when the caller cancels, and says aborted", { t
   ).toEqual({ exitCode: null, signal: "SIGTERM", aborted: true, timedOut: false, helperGone: true, listenersLeft: 0 });
 });
 
+it("ends what a program leaves running in its process group when it exits, so nothing outlives the run", {
+  timeout: 60_000,
+}, async ({ onTestFinished }) => {
+  const workspace = temporaryFolder();
+  // A build step that starts a file watcher in the background and exits at once, as `sh -c 'watch &'`
+  // does: the watcher stays in the step's process group, holds no pipe, and would run on forever.
+  const script = [
+    'const { spawn } = require("node:child_process");',
+    'const { renameSync, writeFileSync } = require("node:fs");',
+    'const watcher = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });',
+    "watcher.unref();",
+    "const [file] = process.argv.slice(1);",
+    "writeFileSync(file + '.tmp', String(watcher.pid));",
+    "renameSync(file + '.tmp', file);",
+  ].join("\n");
+  const pidFile = join(workspace, "watcher.pid");
+  const executor = executorFor({ workspace });
+  const prepared = await executor.prepare(request([literal("-e"), literal(script), pathItem(pidFile)], { timeoutMs: 600_000 }));
+  const result = await executor.execute(prepared);
+  const watcher = Number(readFileSync(pidFile, "utf8"));
+  onTestFinished(() => {
+    if (isRunning(watcher)) process.kill(watcher, "SIGKILL");
+  });
+  // Waited for by polling, with a generous limit: a loaded machine may take its time to reap.
+  const watcherFate = await eventually("the watcher the build step left behind to end", () =>
+    isRunning(watcher) ? undefined : "ended",
+  ).catch((error: unknown) => String(error));
+  expect(
+    {
+      exitCode: result.exitCode,
+      signal: result.signal,
+      aborted: result.aborted,
+      timedOut: result.timedOut,
+      descendantsEnded: result.descendantsEnded,
+      watcher: watcherFate,
+    },
+    "a build step that exited 0 and left a watcher in its group",
+  ).toEqual({ exitCode: 0, signal: null, aborted: false, timedOut: false, descendantsEnded: true, watcher: "ended" });
+});
+
 it("reports a process killed from outside as killed, and a failing exit code as it is", { timeout: 60_000 }, async () => {
   const workspace = temporaryFolder();
   const executor = executorFor({ workspace });
@@ -735,6 +973,80 @@ it("reports a process killed from outside as killed, and a failing exit code as 
     "killed by SIGKILL, not by the executor": { exitCode: null, signal: "SIGKILL", aborted: false, timedOut: false },
     "tests failed: exit code 3": { exitCode: 3, signal: null, aborted: false, timedOut: false },
     "a clean exit": { exitCode: 0, signal: null, aborted: false, timedOut: false },
+  });
+});
+
+it("bounds the checks before a process starts at 5000 ms, so a disk that never answers starts nothing", { timeout: 60_000 }, async () => {
+  const workspace = temporaryFolder();
+  const { spawn, calls } = fakeSpawn();
+  // A network share that stops answering: while `answering` is false, each look at the disk waits
+  // until the test releases it, as a stat on a hung mount waits in the kernel.
+  let answering = true;
+  const held: Array<() => Promise<void>> = [];
+  const stat = (file: string) =>
+    answering
+      ? fsStat(file)
+      : new Promise<Awaited<ReturnType<typeof fsStat>>>((resolve, reject) => {
+          held.push(() => fsStat(file).then(resolve, reject));
+        });
+  const executor = executorFor({ workspace, spawn, stat } as Partial<NativeExecutorOptions> & { workspace: string });
+  /** How a call has ended so far: "pending", what it returned, or the error it threw. */
+  const watch = (promise: Promise<unknown>) => {
+    const state = { now: "pending" };
+    promise.then(
+      () => {
+        state.now = "settled without an error";
+      },
+      (error: unknown) => {
+        state.now = String(error);
+      },
+    );
+    return state;
+  };
+  vi.useFakeTimers();
+
+  answering = false;
+  const preparing = watch(executor.prepare(request()));
+  await vi.advanceTimersByTimeAsync(4999);
+  const prepareAt4999 = preparing.now;
+  await vi.advanceTimersByTimeAsync(1);
+  const prepareAt5000 = preparing.now;
+  answering = true;
+  await Promise.all(held.splice(0).map((release) => release())); // the disk answers at last: too late to prepare anything
+
+  const prepared = await executor.prepare(request());
+  answering = false;
+  const running = watch(executor.execute(prepared));
+  await vi.advanceTimersByTimeAsync(4999);
+  const executeAt4999 = running.now;
+  await vi.advanceTimersByTimeAsync(1);
+  const executeAt5000 = running.now;
+
+  // A cancel while the folder check waits ends the wait at once.
+  answering = true;
+  const second = await executor.prepare(request());
+  answering = false;
+  const cancel = new AbortController();
+  const cancelling = watch(executor.execute(second, { signal: cancel.signal }));
+  await vi.advanceTimersByTimeAsync(0);
+  cancel.abort();
+  await vi.advanceTimersByTimeAsync(0);
+  const cancelled = cancelling.now;
+
+  answering = true;
+  await Promise.all(held.splice(0).map((release) => release()));
+  await vi.runAllTimersAsync();
+  expect(
+    { prepareAt4999, prepareAt5000, executeAt4999, executeAt5000, cancelled, started: calls.length, timers: vi.getTimerCount() },
+    "prepare and execute while the disk does not answer",
+  ).toEqual({
+    prepareAt4999: "pending",
+    prepareAt5000: "TimeoutError: prepare's checks on the disk took more than 5000 ms: nothing was prepared",
+    executeAt4999: "pending",
+    executeAt5000: "TimeoutError: the check of the working folder took more than 5000 ms: nothing ran",
+    cancelled: "AbortError: cancelled before the process started: nothing ran",
+    started: 0,
+    timers: 0,
   });
 });
 
@@ -862,6 +1174,7 @@ it("refuses executor options that are not live readers, a known platform and an 
     "a Windows workspace on linux": { ...good, workspace: "C:\\shop" },
     "a POSIX workspace on win32": { ...good, platform: "win32", workspace: "/srv/shop" },
     "spawn that is not a function": { ...good, spawn: "node" },
+    "stat that is not a function": { ...good, stat: {} },
     "every option right": good,
     "win32 with a Windows workspace": { ...good, platform: "win32", workspace: "C:\\work\\shop" },
   };
@@ -885,6 +1198,7 @@ it("refuses executor options that are not live readers, a known platform and an 
     "a Windows workspace on linux": 'TypeError: workspace must be an absolute path on linux, got "C:\\\\shop"',
     "a POSIX workspace on win32": 'TypeError: workspace must be an absolute path on win32, got "/srv/shop"',
     "spawn that is not a function": "TypeError: spawn must be a function like child_process.spawn",
+    "stat that is not a function": "TypeError: stat must be a function like fs.promises.stat",
     "every option right": "accepted",
     "win32 with a Windows workspace": "accepted",
   });

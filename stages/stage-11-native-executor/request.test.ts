@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { z } from "zod";
 import {
   NativeExecutor,
   NativeRequestError,
@@ -113,6 +114,116 @@ it("names every problem of a request in one error", () => {
   });
 });
 
+it("exports the request contract as a closed JSON Schema, the one a client is shown", () => {
+  // What an MCP client or a model is given to fill in: the schema's JSON Schema, as the input it accepts.
+  type Node = { [key: string]: unknown };
+  const node = (value: unknown): Node => (typeof value === "object" && value !== null ? (value as Node) : {});
+  const closed = (value: unknown) => {
+    const schema = node(value);
+    const properties = node(schema.properties);
+    return {
+      type: schema.type,
+      additionalProperties: schema.additionalProperties,
+      properties: Object.keys(properties).sort(),
+      required: Array.isArray(schema.required) ? [...schema.required].sort() : schema.required,
+      kind: node(properties.kind).const,
+      value: node(properties.value).type,
+    };
+  };
+  const json = node(z.toJSONSchema(nativeRequestSchema, { io: "input" }));
+  const fields = node(json.properties);
+  const argv = node(fields.argv);
+  const items = node(argv.items);
+  const choices = (Array.isArray(items.anyOf) ? items.anyOf : Array.isArray(items.oneOf) ? items.oneOf : [items]) as unknown[];
+  const enumOf = (field: string) => ({ enum: node(fields[field]).enum, default: node(fields[field]).default });
+  const timeoutMs = node(fields.timeoutMs);
+  expect(
+    {
+      request: { ...closed(json), kind: undefined, value: undefined },
+      description: node(fields.description).type,
+      executable: closed(fields.executable),
+      cwd: closed(fields.cwd),
+      argv: {
+        type: argv.type,
+        maxItems: argv.maxItems,
+        items: choices.map(closed).sort((a, b) => String(a.kind).localeCompare(String(b.kind))),
+      },
+      entrypoint: enumOf("entrypoint"),
+      stdoutEncoding: enumOf("stdoutEncoding"),
+      stderrEncoding: enumOf("stderrEncoding"),
+      errors: enumOf("errors"),
+      timeoutMs: { type: timeoutMs.type, exclusiveMinimum: timeoutMs.exclusiveMinimum, maximum: timeoutMs.maximum },
+      runInBackground: node(fields.runInBackground).type,
+    },
+    "the JSON Schema of nativeRequestSchema (input side)",
+  ).toEqual({
+    request: {
+      type: "object",
+      additionalProperties: false,
+      properties: [
+        "argv",
+        "cwd",
+        "description",
+        "entrypoint",
+        "errors",
+        "executable",
+        "runInBackground",
+        "stderrEncoding",
+        "stdoutEncoding",
+        "timeoutMs",
+      ],
+      required: ["argv", "description", "executable"],
+      kind: undefined,
+      value: undefined,
+    },
+    description: "string",
+    executable: {
+      type: "object",
+      additionalProperties: false,
+      properties: ["kind", "value"],
+      required: ["kind", "value"],
+      kind: "path",
+      value: "string",
+    },
+    cwd: {
+      type: "object",
+      additionalProperties: false,
+      properties: ["kind", "value"],
+      required: ["kind", "value"],
+      kind: "path",
+      value: "string",
+    },
+    argv: {
+      type: "array",
+      maxItems: 4096,
+      items: [
+        {
+          type: "object",
+          additionalProperties: false,
+          properties: ["kind", "value"],
+          required: ["kind", "value"],
+          kind: "literal",
+          value: "string",
+        },
+        {
+          type: "object",
+          additionalProperties: false,
+          properties: ["kind", "value"],
+          required: ["kind", "value"],
+          kind: "path",
+          value: "string",
+        },
+      ],
+    },
+    entrypoint: { enum: ["native", "interpreter"], default: "native" },
+    stdoutEncoding: { enum: ["utf8", "gbk", "utf16le", "raw"], default: "utf8" },
+    stderrEncoding: { enum: ["utf8", "gbk", "utf16le", "raw"], default: "utf8" },
+    errors: { enum: ["replace", "strict"], default: "replace" },
+    timeoutMs: { type: "number", exclusiveMinimum: 0, maximum: 600_000 },
+    runInBackground: "boolean",
+  });
+});
+
 it("fills the defaults: utf8, replace, 120000 ms and the workspace as cwd", async () => {
   const parsed = parseNativeRequest(request());
   expect(parsed, "the parsed request").toEqual({
@@ -120,6 +231,7 @@ it("fills the defaults: utf8, replace, 120000 ms and the workspace as cwd", asyn
     executable: { kind: "path", value: "/usr/local/bin/docbuild" },
     argv: [],
     cwd: null,
+    entrypoint: "native",
     stdoutEncoding: "utf8",
     stderrEncoding: "utf8",
     errors: "replace",
@@ -133,7 +245,7 @@ it("fills the defaults: utf8, replace, 120000 ms and the workspace as cwd", asyn
 
   const workspace = temporaryFolder();
   const executor = new NativeExecutor({ platform: "linux", policy: () => FULL, nativeEnabled: () => true, workspace });
-  const prepared = await executor.prepare(request({ executable: pathItem(process.execPath) }));
+  const prepared = await executor.prepare(request({ executable: pathItem(process.execPath), entrypoint: "interpreter" }));
   expect({ cwd: prepared.cwd, timeoutMs: prepared.timeoutMs }, "the prepared request's folder and deadline").toEqual({
     cwd: workspace,
     timeoutMs: 120_000,
@@ -294,7 +406,7 @@ it("refuses a batch file or a bare command name as the executable, in any case",
     "C:\\Tools\\BUILD.EXE",
     "C:\\Tools\\batch.bat.exe",
     "/opt/tools/build",
-    "/opt/tools/cmd",
+    "/opt/tools/bat", // a program named bat, not a batch file
     "node",
     "docbuild.exe",
     "",
@@ -321,7 +433,7 @@ it("refuses a batch file or a bare command name as the executable, in any case",
     "C:\\Tools\\BUILD.EXE": "accepted",
     "C:\\Tools\\batch.bat.exe": "accepted",
     "/opt/tools/build": "accepted",
-    "/opt/tools/cmd": "accepted",
+    "/opt/tools/bat": "accepted",
     node: bare("node"),
     "docbuild.exe": bare("docbuild.exe"),
     "": "executable.value: required",
@@ -330,6 +442,121 @@ it("refuses a batch file or a bare command name as the executable, in any case",
     { literal: verdict({ executable: literal("/usr/bin/make") }), string: verdict({ executable: "/usr/bin/make" }) },
     "an executable that is not a typed path",
   ).toEqual({ literal: 'executable.kind: must be "path"', string: 'executable: must be { kind: "path", value }' });
+});
+
+it("refuses a known shell, interpreter or command runner as the executable unless the request names the interpreter gate", async () => {
+  // The closed list the lesson gives in full. A typed argv exists so that no program reads its
+  // arguments as code; these programs do exactly that (or start the program their arguments name).
+  const known: Record<string, readonly string[]> = {
+    shell: ["ash", "bash", "busybox", "cmd", "command", "csh", "dash", "elvish", "fish", "ksh", "mksh", "nu", "powershell", "pwsh"].concat([
+      "rbash",
+      "sh",
+      "tcsh",
+      "wsl",
+      "xonsh",
+      "yash",
+      "zsh",
+    ]),
+    interpreter: ["awk", "bun", "cscript", "deno", "elixir", "expect", "gawk", "groovy", "irb", "julia", "lua", "luajit", "mawk"]
+      .concat(["mshta", "nawk", "node", "nodejs", "osascript", "perl", "php", "py", "pypy", "python", "pythonw", "pyw", "r"])
+      .concat(["rscript", "ruby", "tclsh", "wish", "wscript"]),
+    "command runner": ["chroot", "doas", "env", "flock", "ionice", "nice", "nohup", "nsenter", "runas", "runuser", "script"].concat([
+      "setsid",
+      "stdbuf",
+      "strace",
+      "su",
+      "sudo",
+      "taskset",
+      "time",
+      "timeout",
+      "unshare",
+      "watch",
+      "xargs",
+    ]),
+  };
+  const gated = (kind: string, name: string, value: string) =>
+    `executable.value: ${JSON.stringify(value)} is a${kind === "interpreter" ? "n" : ""} ${kind} (${name}): it reads its arguments as code or as a command, which a typed argv exists to avoid; set entrypoint to "interpreter" if that is what this request means`;
+  // Only the programs whose outcome is not the expected one are listed, with what happened instead.
+  const wrong = (outcome: (kind: string, name: string) => [string, string]) => {
+    const found: Record<string, string> = {};
+    for (const [kind, names] of Object.entries(known)) {
+      for (const name of names) {
+        const [actual, wanted] = outcome(kind, name);
+        if (actual !== wanted) found[name] = actual;
+      }
+    }
+    return found;
+  };
+  expect(
+    wrong((kind, name) => [verdict({ executable: pathItem(`/usr/bin/${name}`) }), gated(kind, name, `/usr/bin/${name}`)]),
+    'known programs not refused as "… is a shell (…)", "an interpreter" or "a command runner" without the gate',
+  ).toEqual({});
+  expect(
+    wrong((_, name) => [verdict({ executable: pathItem(`/usr/bin/${name}`), entrypoint: "interpreter" }), "accepted"]),
+    "known programs not accepted with entrypoint interpreter",
+  ).toEqual({});
+
+  // The name is the last segment of the typed path, in any letter case, without trailing dots and
+  // spaces, without its last extension, and without a version at its end.
+  const spellings = {
+    "C:\\Windows\\System32\\CMD.EXE": ["shell", "cmd"],
+    "C:\\Program Files\\PowerShell\\7\\pwsh.exe": ["shell", "pwsh"],
+    "C:\\Python312\\Python.EXE": ["interpreter", "python"],
+    "/mnt/c/Windows/System32/cmd.exe": ["shell", "cmd"],
+    "/usr/bin/python3.12": ["interpreter", "python"],
+    "/usr/local/bin/lua5.4": ["interpreter", "lua"],
+    "/usr/bin/perl5.36.0": ["interpreter", "perl"],
+    "/bin/sh.distrib": ["shell", "sh"],
+    "/usr/local/bin/Bash": ["shell", "bash"],
+  } as const;
+  const seen: Record<string, string> = {};
+  for (const value of Object.keys(spellings)) seen[value] = verdict({ executable: pathItem(value) });
+  expect(seen, "known programs under other spellings").toEqual(
+    Object.fromEntries(Object.entries(spellings).map(([value, [kind, name]]) => [value, gated(kind, name, value)])),
+  );
+
+  // Programs whose names only look alike are native programs like any other.
+  const lookalikes = [
+    "/usr/local/bin/docbuild",
+    "/usr/bin/shellcheck",
+    "/usr/bin/node-gyp",
+    "/usr/bin/nodemon",
+    "/usr/bin/python-config",
+  ].concat(["/usr/bin/envsubst", "/usr/bin/timedatectl", "/opt/tools/x264", "C:\\Windows\\System32\\cmdkey.exe"]);
+  expect(
+    Object.fromEntries(lookalikes.map((value) => [value, verdict({ executable: pathItem(value) })])),
+    "programs whose names resemble a known one",
+  ).toEqual(Object.fromEntries(lookalikes.map((value) => [value, "accepted"])));
+
+  // The gate opens only this check: a batch file and a bare name stay refused, and the field is closed.
+  expect(
+    {
+      "a batch file": verdict({ executable: pathItem("C:\\Tools\\build.cmd"), entrypoint: "interpreter" }),
+      "a bare name": verdict({ executable: pathItem("sh"), entrypoint: "interpreter" }),
+      "entrypoint shell": verdict({ executable: pathItem("/bin/sh"), entrypoint: "shell" }),
+      "entrypoint native, said": verdict({ executable: pathItem("/usr/local/bin/docbuild"), entrypoint: "native" }),
+      "the default": parseNativeRequest(request()).entrypoint,
+    },
+    "entrypoint with other executables and values",
+  ).toEqual({
+    "a batch file":
+      'executable.value: "C:\\\\Tools\\\\build.cmd" is a batch file: Windows runs .bat and .cmd through cmd.exe, which parses the arguments again (BatBadBut, CVE-2024-27980)',
+    "a bare name": 'executable.value: "sh" is a bare command name: nothing is looked up in PATH, give the absolute path of the program',
+    "entrypoint shell": 'entrypoint: "shell" is not an entry point: use native or interpreter',
+    "entrypoint native, said": "accepted",
+    "the default": "native",
+  });
+
+  // On win32, cmd.exe /c is refused before anything looks at the disk or starts.
+  const windows = new NativeExecutor({ platform: "win32", policy: () => FULL, nativeEnabled: () => true, workspace: "C:\\work" });
+  const cmd = "C:\\Windows\\System32\\cmd.exe";
+  expect(
+    await windows.prepare(request({ executable: pathItem(cmd), argv: [literal("/c"), literal("del /q C:\\work\\*")] })).then(
+      () => "prepared",
+      (error: unknown) => (error instanceof NativeRequestError ? error.problems.join(" | ") : String(error)),
+    ),
+    "cmd.exe /c on win32",
+  ).toBe(gated("shell", "cmd", cmd));
 });
 
 it("bounds argv at 4096 items and timeoutMs at 600000 ms", () => {
@@ -427,7 +654,8 @@ it("requires a Windows .exe path on win32 and a POSIX path elsewhere, before any
   const workspaces: Record<Platform, string> = { win32: "C:\\work\\docs", linux: workspace, darwin: workspace };
   const prepare = (platform: Platform, fields: Record<string, unknown>) => {
     const options: NativeExecutorOptions = { platform, policy: () => FULL, nativeEnabled: () => true, workspace: workspaces[platform] };
-    return new NativeExecutor(options).prepare(request(fields)).then(
+    // Some of these run node, which reads its arguments as code: each names the interpreter gate.
+    return new NativeExecutor(options).prepare(request({ entrypoint: "interpreter", ...fields })).then(
       (prepared) => `prepared: ${prepared.executable}`,
       (error: unknown) => (error instanceof NativeRequestError ? error.problems.join(" | ") : String(error)),
     );

@@ -57,11 +57,15 @@ function linuxExecutor(workspace: string): NativeExecutor {
   return new NativeExecutor({ platform: "linux", policy: () => "danger-full-access", nativeEnabled: () => true, workspace });
 }
 
-/** The conversion as a typed request: the converter, its switches as literals, the two files as paths. */
+/**
+ * The conversion as a typed request: the converter, its switches as literals, the two files as paths.
+ * Here node runs the converter's script, so the request names the interpreter gate; docconv.exe would not need it.
+ */
 function conversion(workspace: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     description: "convert the Q3 draft to PDF",
     executable: { kind: "path", value: process.execPath },
+    entrypoint: "interpreter",
     argv: [
       { kind: "path", value: join(workspace, "tools", "docconv.cjs") },
       ...scenario.switches.map((value) => ({ kind: "literal", value })),

@@ -2,12 +2,14 @@
 // can fence the process, the executor refuses before anything happens instead of running it unconfined
 // under a label. A request is a closed record of typed values: an absolute executable, argv items that
 // are literals (passed exactly) or absolute paths (normalized), and the encoding of each output stream.
-// No shell stands between the request and the process. The policy and the native switch are read again
-// at every phase, a prepared request is a capability only this executor can issue, and one
-// AbortController per operation ends the whole process for a cancel or a timeout. Each output stream
-// goes through its own stage 10 decoder.
+// No shell stands between the request and the process, and a program known to read its arguments as
+// code runs only when the request says so. The policy and the native switch are read again at every
+// phase, the checks before a process starts are bounded in time, a prepared request is a capability
+// only this executor can issue, and one AbortController per operation ends the whole process for a
+// cancel or a timeout; what a program leaves behind in its process group is ended when it exits. Each
+// output stream goes through its own stage 10 decoder.
 import { spawn as nodeSpawn, type ChildProcessByStdio } from "node:child_process";
-import { stat } from "node:fs/promises";
+import { stat as fsStat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { z } from "zod";
@@ -24,6 +26,14 @@ export const MAX_TIMEOUT_MS = 600_000;
 export const MAX_ARGV_ITEMS = 4096;
 /** How long a process gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
+/** How long the checks before a process starts may wait for the disk: prepare's, and execute's look at the folder. */
+export const PREPARATION_TIMEOUT_MS = 5_000;
+/** The longest command line Windows' CreateProcess takes, in UTF-16 units, its terminating NUL included. */
+export const WINDOWS_COMMAND_LINE_MAX = 32_767;
+
+/** `native`: a program whose arguments are data. `interpreter`: the request knows the program reads them as code. */
+export const ENTRYPOINTS = ["native", "interpreter"] as const;
+export type Entrypoint = (typeof ENTRYPOINTS)[number];
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -135,6 +145,61 @@ function executableProblem(value: string): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Programs that read their arguments as code: a guard against a shell coming back in, not an identification
+
+/**
+ * Shells, interpreters and programs that start the program their arguments name. A typed argv keeps
+ * every argument literal; one of these turns them back into code (`sh -c`, `cmd /c`, `node -e`,
+ * `env sh -c`), so it runs only when the request declares the `interpreter` entry point. A renamed
+ * copy, or a program with a language of its own, is not recognised: this is a guard, not a proof.
+ */
+export const KNOWN_INTERPRETERS: Readonly<Record<"shell" | "interpreter" | "command runner", readonly string[]>> = Object.freeze({
+  shell: Object.freeze(
+    "ash bash busybox cmd command csh dash elvish fish ksh mksh nu powershell pwsh rbash sh tcsh wsl xonsh yash zsh".split(" "),
+  ),
+  interpreter: Object.freeze(
+    (
+      "awk bun cscript deno elixir expect gawk groovy irb julia lua luajit mawk mshta nawk node nodejs osascript perl php py pypy " +
+      "python pythonw pyw r rscript ruby tclsh wish wscript"
+    ).split(" "),
+  ),
+  "command runner": Object.freeze(
+    "chroot doas env flock ionice nice nohup nsenter runas runuser script setsid stdbuf strace su sudo taskset time timeout unshare watch xargs".split(
+      " ",
+    ),
+  ),
+});
+
+const INTERPRETER_KIND = new Map<string, string>(
+  Object.entries(KNOWN_INTERPRETERS).flatMap(([kind, names]) => names.map((name) => [name, kind] as const)),
+);
+
+/**
+ * The name a program is known by: the last segment of its path, in lower case (Windows and macOS ignore
+ * case), without the trailing dots and spaces Windows drops, its last extension and a version at its
+ * end. `C:\Python312\Python.EXE` is `python`, and so is `/usr/bin/python3.12`.
+ */
+function programName(value: string): string {
+  const base = formOf(value) === "windows" ? path.win32.basename(value) : path.posix.basename(value);
+  return base
+    .toLowerCase()
+    .replace(/[. ]+$/, "")
+    .replace(/(?<=.)\.[^.]*$/, "")
+    .replace(/[\d.]+$/, "");
+}
+
+/** Why a native entry point may not run this executable, or null. */
+function interpreterProblem(value: string): string | null {
+  const name = programName(value);
+  const kind = INTERPRETER_KIND.get(name);
+  if (kind === undefined) return null;
+  return (
+    `${quote(value)} is ${kind === "interpreter" ? "an" : "a"} ${kind} (${name}): it reads its arguments as code or as a command, ` +
+    `which a typed argv exists to avoid; set entrypoint to "interpreter" if that is what this request means`
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The request contract
 
 const requiredString = (issue: { input: unknown }) =>
@@ -193,11 +258,19 @@ export const nativeRequestSchema = z
         .refine((value) => !value.includes("\0"), "contains a NUL byte"),
       executable: typedPath(executableProblem),
       // Counted before the items are checked: a million of them are refused by their number, not named one by one.
-      argv: z
-        .array(z.unknown(), { error: (issue) => (issue.input === undefined ? "required" : "must be an array") })
-        .max(MAX_ARGV_ITEMS, { error: (issue) => `at most ${MAX_ARGV_ITEMS} items, got ${(issue.input as unknown[]).length}` })
-        .pipe(z.array(argvItem)),
+      argv: z.preprocess(
+        (input, context) => {
+          if (Array.isArray(input) && input.length > MAX_ARGV_ITEMS) {
+            context.addIssue({ code: "custom", message: `at most ${MAX_ARGV_ITEMS} items, got ${input.length}` });
+          }
+          return input;
+        },
+        z.array(argvItem, { error: (issue) => (issue.input === undefined ? "required" : "must be an array") }).max(MAX_ARGV_ITEMS),
+      ),
       cwd: typedPath(pathProblem).optional(),
+      entrypoint: z
+        .enum(ENTRYPOINTS, { error: (issue) => `${describe(issue.input)} is not an entry point: use native or interpreter` })
+        .default("native"),
       stdoutEncoding: encoding(),
       stderrEncoding: encoding(),
       errors: z
@@ -213,12 +286,25 @@ export const nativeRequestSchema = z
     { error: (issue) => `must be an object, got ${describe(issue.input)}` },
   )
   .strict()
-  .refine((request) => !(request?.runInBackground === true && request.timeoutMs !== undefined), {
-    // Checked even when other fields are wrong, so the error names this problem too.
-    when: () => true,
-    path: ["runInBackground"],
-    message: "refused together with timeoutMs: a background run has no deadline, so give one or the other",
-  });
+  .superRefine(
+    (request, context) => {
+      // Rules across fields. They run even when other fields are wrong, so the error names these problems
+      // too; the value may then be partly parsed, so each rule looks only at fields that are sound.
+      const executable: unknown = request?.executable?.value;
+      if (typeof executable === "string" && request.entrypoint === "native" && executableProblem(executable) === null) {
+        const problem = interpreterProblem(executable);
+        if (problem !== null) context.addIssue({ code: "custom", path: ["executable", "value"], message: problem });
+      }
+      if (request?.runInBackground === true && request.timeoutMs !== undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["runInBackground"],
+          message: "refused together with timeoutMs: a background run has no deadline, so give one or the other",
+        });
+      }
+    },
+    { when: () => true },
+  );
 
 export interface TypedPath {
   readonly kind: "path";
@@ -240,6 +326,8 @@ export interface NativeRequest {
   readonly argv: readonly ArgvItem[];
   /** Null: the executor's workspace. */
   readonly cwd: TypedPath | null;
+  /** `interpreter` when the request declares that the program reads its arguments as code. */
+  readonly entrypoint: Entrypoint;
   readonly stdoutEncoding: Encoding;
   readonly stderrEncoding: Encoding;
   readonly errors: ErrorMode;
@@ -284,6 +372,7 @@ export function parseNativeRequest(input: unknown): NativeRequest {
     executable: typedPathOf(data.executable.value),
     argv: Object.freeze(data.argv.map((item) => Object.freeze({ kind: item.kind, value: item.value }))),
     cwd: data.cwd === undefined ? null : typedPathOf(data.cwd.value),
+    entrypoint: data.entrypoint,
     stdoutEncoding: data.stdoutEncoding,
     stderrEncoding: data.stderrEncoding,
     errors: data.errors,
@@ -349,16 +438,23 @@ function mountTable(mounts: Readonly<Record<string, string>>): Array<readonly [s
 // The executor
 
 type Spawn = typeof nodeSpawn;
+/** What the executor needs to know about a path: whether it is a file or a folder. */
+type Stat = (path: string) => Promise<{ isFile(): boolean; isDirectory(): boolean }>;
 
 export interface NativeExecutorOptions {
   readonly platform: Platform;
   /** Reads the standing policy now. Called at every phase, never cached. */
   readonly policy: () => string | undefined;
-  /** Reads the native switch now (a user setting). Called at every phase, never cached. */
-  readonly nativeEnabled: () => boolean;
+  /**
+   * Reads the native switch now (a user setting). Called at every phase, never cached. `undefined`,
+   * a configuration without the key, is on; anything but `true` or `undefined` is off.
+   */
+  readonly nativeEnabled: () => boolean | undefined;
   /** The default working folder. */
   readonly workspace: string;
   readonly spawn?: Spawn;
+  /** Looks at a path on the disk; `fs.promises.stat` unless given. */
+  readonly stat?: Stat;
 }
 
 /** What will run, for showing: the executor does not read it back. Only the object itself is the capability. */
@@ -367,6 +463,7 @@ export interface PreparedRequest {
   readonly executable: string;
   readonly args: readonly string[];
   readonly cwd: string;
+  readonly entrypoint: Entrypoint;
   readonly timeoutMs: number | null;
 }
 
@@ -378,6 +475,11 @@ export interface NativeResult {
   readonly aborted: boolean;
   /** The executor ended the process because the deadline passed. */
   readonly timedOut: boolean;
+  /**
+   * When the program exited, processes it had started were still in its process group, and the
+   * executor ended them (SIGTERM, then SIGKILL after the grace period). Always false on Windows.
+   */
+  readonly descendantsEnded: boolean;
   readonly stdout: string;
   readonly stderr: string;
   readonly stdoutFacts: OutputFacts;
@@ -392,7 +494,9 @@ export interface ExecuteOptions {
 type Cause = "cancelled" | "timeout";
 
 /** How the process ended: an exit or a signal, or it never started. */
-type Ending = { readonly code: number | null; readonly signal: string | null } | { readonly startError: Error };
+type Ending =
+  | { readonly code: number | null; readonly signal: string | null; readonly descendantsEnded: boolean }
+  | { readonly startError: Error };
 
 interface PreparedRecord {
   readonly request: NativeRequest;
@@ -401,15 +505,53 @@ interface PreparedRecord {
   readonly cwd: string;
 }
 
-/** A cancel that came before the process started: no result to report, because nothing ran. */
-function refuseIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted !== true) return;
+function cancelledError(): Error {
   const error = new Error("cancelled before the process started: nothing ran");
   error.name = "AbortError";
-  throw error;
+  return error;
 }
 
-async function folderProblem(folder: string, field: string): Promise<string | null> {
+/** A cancel that came before the process started: no result to report, because nothing ran. */
+function refuseIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw cancelledError();
+}
+
+/**
+ * Waits for checks on the disk, at most PREPARATION_TIMEOUT_MS and no longer than the caller's cancel. A
+ * look at a hung network share can wait in the kernel for ever; the call gives up, and the answer that
+ * comes later is dropped: it can no longer prepare or start anything.
+ */
+function bounded<T>(checks: Promise<T>, what: string, outcome: string, signal: AbortSignal | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onCancel);
+    };
+    const onCancel = () => {
+      finish();
+      reject(cancelledError());
+    };
+    const timer = setTimeout(() => {
+      finish();
+      const error = new Error(`${what} took more than ${PREPARATION_TIMEOUT_MS} ms: ${outcome}`);
+      error.name = "TimeoutError";
+      reject(error);
+    }, PREPARATION_TIMEOUT_MS);
+    signal?.addEventListener("abort", onCancel, { once: true });
+    checks.then(
+      (value) => {
+        finish();
+        resolve(value);
+      },
+      (error: unknown) => {
+        finish();
+        reject(error);
+      },
+    );
+  });
+}
+
+async function folderProblem(stat: Stat, folder: string, field: string): Promise<string | null> {
   try {
     return (await stat(folder)).isDirectory() ? null : `${field}: ${quote(folder)} is not a folder`;
   } catch (error) {
@@ -417,7 +559,7 @@ async function folderProblem(folder: string, field: string): Promise<string | nu
   }
 }
 
-async function fileProblem(file: string, field: string): Promise<string | null> {
+async function fileProblem(stat: Stat, file: string, field: string): Promise<string | null> {
   try {
     return (await stat(file)).isFile() ? null : `${field}: ${quote(file)} is not a file`;
   } catch (error) {
@@ -430,12 +572,37 @@ function describeFailure(error: unknown): string {
   return code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : `cannot be checked (${String(code ?? error)})`;
 }
 
+/**
+ * The length, in UTF-16 units, of one argument on a Windows command line as Node (libuv) quotes it by
+ * the C runtime's rules: as it is when it holds no space, tab or quote; otherwise in quotes, each quote
+ * escaped with a backslash, and each backslash doubled that stands before a quote or the closing one.
+ */
+function windowsArgumentLength(argument: string): number {
+  if (argument === "") return 2;
+  if (!/[ \t"]/.test(argument)) return argument.length;
+  let length = argument.length + 2;
+  let beforeQuote = true; // read from the end: the closing quote comes next
+  for (let index = argument.length - 1; index >= 0; index -= 1) {
+    const unit = argument[index];
+    if (unit === '"') {
+      length += 1;
+      beforeQuote = true;
+    } else if (unit === "\\") {
+      if (beforeQuote) length += 1;
+    } else {
+      beforeQuote = false;
+    }
+  }
+  return length;
+}
+
 export class NativeExecutor {
   readonly #platform: Platform;
   readonly #policy: () => string | undefined;
-  readonly #nativeEnabled: () => boolean;
+  readonly #nativeEnabled: () => boolean | undefined;
   readonly #workspace: string;
   readonly #spawn: Spawn;
+  readonly #stat: Stat;
   /** Every capability this executor issued, keyed by the object itself; "used" once execute took it. */
   readonly #issued = new WeakMap<object, PreparedRecord | "used">();
 
@@ -452,6 +619,8 @@ export class NativeExecutor {
     }
     if (options.spawn !== undefined && typeof options.spawn !== "function")
       throw new TypeError("spawn must be a function like child_process.spawn");
+    if (options.stat !== undefined && typeof options.stat !== "function")
+      throw new TypeError("stat must be a function like fs.promises.stat");
     this.#platform = platform;
     // The functions themselves, not what they return now: a user may change either at any moment.
     const standing = options.policy(); // the session's policy, read once
@@ -459,6 +628,7 @@ export class NativeExecutor {
     this.#nativeEnabled = options.nativeEnabled;
     this.#workspace = normalizePath(workspace);
     this.#spawn = options.spawn ?? nodeSpawn;
+    this.#stat = options.stat ?? fsStat;
   }
 
   /**
@@ -471,10 +641,15 @@ export class NativeExecutor {
     const formProblems = this.#formProblems(request);
     if (formProblems.length > 0) throw new NativeRequestError(formProblems);
     const cwd = request.cwd?.value ?? this.#workspace;
-    const found = await Promise.all([
-      fileProblem(request.executable.value, "executable.value"),
-      folderProblem(cwd, request.cwd === null ? "cwd (the workspace)" : "cwd.value"),
-    ]);
+    const found = await bounded(
+      Promise.all([
+        fileProblem(this.#stat, request.executable.value, "executable.value"),
+        folderProblem(this.#stat, cwd, request.cwd === null ? "cwd (the workspace)" : "cwd.value"),
+      ]),
+      "prepare's checks on the disk",
+      "nothing was prepared",
+      undefined,
+    );
     const problems = found.filter((problem) => problem !== null);
     if (problems.length > 0) throw new NativeRequestError(problems);
     // The checks above took time: what was true when prepare began may not be true now.
@@ -485,6 +660,7 @@ export class NativeExecutor {
       executable: request.executable.value,
       args,
       cwd,
+      entrypoint: request.entrypoint,
       timeoutMs: request.timeoutMs,
     });
     this.#issued.set(prepared, { request, executable: request.executable.value, args, cwd });
@@ -502,7 +678,12 @@ export class NativeExecutor {
     const record = this.#take(prepared);
     refuseIfCancelled(signal);
     // The folder was checked at prepare; a missing one would make spawn report ENOENT for the program.
-    const cwdProblem = await folderProblem(record.cwd, "cwd");
+    const cwdProblem = await bounded(
+      folderProblem(this.#stat, record.cwd, "cwd"),
+      "the check of the working folder",
+      "nothing ran",
+      signal,
+    );
     if (cwdProblem !== null) throw new NativeRequestError([cwdProblem]);
     refuseIfCancelled(signal);
     // Built before the process starts: an encoding the runtime lacks fails here, not halfway through.
@@ -515,7 +696,9 @@ export class NativeExecutor {
 
   /** Fail closed: the switch first (the entry point is off), then the policy. Read now, every time. */
   #gate(): void {
-    if (this.#nativeEnabled() !== true) {
+    const enabled: unknown = this.#nativeEnabled();
+    // No value is a configuration written before the switch existed: on, as the switch's default is.
+    if (enabled !== true && enabled !== undefined) {
       throw new NativeDisabledError(
         "native execution is turned off: no process is started. A user can turn the native switch back on in the settings; " +
           "the agent must not get around it with another tool.",
@@ -534,7 +717,10 @@ export class NativeExecutor {
     );
   }
 
-  /** The platform's own form for every path: `C:\…` on Windows (an MSYS `/c/…` must be translated first). */
+  /**
+   * The platform's own form for every path: `C:\…` on Windows (an MSYS `/c/…` must be translated first).
+   * On Windows also the length of the one command line the process will get.
+   */
   #formProblems(request: NativeRequest): string[] {
     const expected: PathForm = this.#platform === "win32" ? "windows" : "posix";
     const located: Array<readonly [string, string]> = [["executable.value", request.executable.value]];
@@ -550,6 +736,17 @@ export class NativeExecutor {
           ? `${field}: ${quote(value)} is not a Windows path: give C:\\… (translateMsysPath turns an MSYS path into one)`
           : `${field}: ${quote(value)} is not absolute on ${this.#platform}: give a /… path`,
       );
+    }
+    if (expected === "windows") {
+      // The program's path and each argument, quoted, one space between them, and the terminating NUL.
+      let units = windowsArgumentLength(request.executable.value) + 1;
+      for (const item of request.argv) units += 1 + windowsArgumentLength(item.value);
+      if (units > WINDOWS_COMMAND_LINE_MAX) {
+        problems.push(
+          `argv: the Windows command line would be ${units} UTF-16 units with its terminating NUL, more than the ` +
+            `${WINDOWS_COMMAND_LINE_MAX} that CreateProcess takes: pass fewer or shorter arguments`,
+        );
+      }
     }
     return problems;
   }
@@ -568,6 +765,7 @@ export class NativeExecutor {
   }
 
   async #run(record: PreparedRecord, stdout: StreamDecoder, stderr: StreamDecoder, signal: AbortSignal | undefined): Promise<NativeResult> {
+    const windows = this.#platform === "win32";
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
       child = this.#spawn(record.executable, [...record.args], {
@@ -577,7 +775,7 @@ export class NativeExecutor {
         windowsHide: true,
         stdio: ["ignore", "pipe", "pipe"],
         // Its own process group on POSIX, so that ending it ends everything it started.
-        detached: this.#platform !== "win32",
+        detached: !windows,
       });
     } catch (error) {
       throw new Error(`could not start ${quote(record.executable)}: ${error instanceof Error ? error.message : String(error)}`, {
@@ -587,49 +785,77 @@ export class NativeExecutor {
 
     // One controller per operation. Its reason is the cause, recorded before its listener ends the process.
     const operation = new AbortController();
-    let over = false; // the process has exited or never started: nothing left to end
+    let exited = false; // the program has exited or never started: a cancel or the deadline ends nothing now
+    let groupSettled = false; // nothing is left to end: the group was empty at exit, or it got its SIGKILL
     let deadline: ReturnType<typeof setTimeout> | undefined;
     let escalation: ReturnType<typeof setTimeout> | undefined;
+    let settleGroup = () => {};
+    const groupEnded = new Promise<void>((resolve) => {
+      settleGroup = () => {
+        groupSettled = true;
+        clearTimeout(escalation);
+        resolve();
+      };
+    });
+    /**
+     * Signals the process group the child leads, POSIX only; false when no member is left. While the group
+     * has a member its id cannot be given to another group, so -pid reaches this run and nothing else.
+     */
+    const signalGroup = (name: NodeJS.Signals | 0): boolean => {
+      if (child.pid === undefined) return false; // never started; and -0 would be our own group
+      try {
+        process.kill(-child.pid, name);
+        return true;
+      } catch {
+        return false; // ESRCH: nothing is left in the group (or nothing this process may signal)
+      }
+    };
+    const escalate = () => {
+      escalation ??= setTimeout(() => {
+        signalGroup("SIGKILL");
+        settleGroup();
+      }, KILL_GRACE_MS);
+    };
     // The first cause wins: aborting an aborted controller changes nothing, its reason included.
     const end = (cause: Cause) => {
-      if (!over) operation.abort(cause);
-    };
-    const signalProcess = (name: NodeJS.Signals) => {
-      if (this.#platform === "win32") {
-        // TerminateProcess ends this process only; its descendants need a Job Object.
-        child.kill(name);
-        return;
-      }
-      if (child.pid === undefined) return; // never started; and -0 would be our own group
-      try {
-        process.kill(-child.pid, name); // the whole group
-      } catch {
-        // ESRCH: the group is gone already.
-      }
+      if (!exited) operation.abort(cause);
     };
     operation.signal.addEventListener(
       "abort",
       () => {
-        signalProcess("SIGTERM");
-        escalation = setTimeout(() => signalProcess("SIGKILL"), KILL_GRACE_MS);
+        if (windows) {
+          // Node's kill is TerminateProcess on Windows whatever the signal's name: forceful at once, so it is
+          // named so, and there is nothing to escalate. It ends this process only: its descendants need a Job Object.
+          child.kill("SIGKILL");
+          return;
+        }
+        signalGroup("SIGTERM");
+        escalate();
       },
       { once: true },
     );
     const onCancel = () => end("cancelled");
 
     const ending = new Promise<Ending>((resolve) => {
-      const settle = (value: Ending) => {
-        // Nothing is left to end. A SIGKILL after this could reach a process group whose id was reused.
-        over = true;
+      child.once("exit", (code: number | null, name: NodeJS.Signals | null) => {
+        exited = true;
         clearTimeout(deadline);
-        clearTimeout(escalation);
-        resolve(value);
-      };
-      child.once("exit", (code: number | null, name: NodeJS.Signals | null) => settle({ code, signal: name }));
+        // What the program left running in its group ends with it: SIGTERM now (unless the executor sent it
+        // already), SIGKILL after the grace period. An empty group is over, and its id is free for reuse.
+        // A group that got its SIGKILL already is left alone: nothing can outlast that but a zombie.
+        const left = !windows && !groupSettled && signalGroup(operation.signal.aborted ? 0 : "SIGTERM");
+        if (left) escalate();
+        else settleGroup();
+        resolve({ code, signal: name, descendantsEnded: left });
+      });
       // Before a pid, an error means the program never started. After it, errors (a failed kill) change
       // nothing about how the process ends, but a listener must stay or they would crash the harness.
       child.on("error", (error: Error) => {
-        if (child.pid === undefined) settle({ startError: error });
+        if (child.pid !== undefined) return;
+        exited = true;
+        clearTimeout(deadline);
+        settleGroup();
+        resolve({ startError: error });
       });
     });
 
@@ -640,6 +866,7 @@ export class NativeExecutor {
         ending,
         drain(child.stdout, stdout, { exited: ending }),
         drain(child.stderr, stderr, { exited: ending }),
+        groupEnded,
       ]);
       if ("startError" in outcome) {
         throw new Error(`could not start ${quote(record.executable)}: ${outcome.startError.message}`, { cause: outcome.startError });
@@ -650,15 +877,19 @@ export class NativeExecutor {
         signal: outcome.signal,
         aborted: operation.signal.aborted,
         timedOut: cause === "timeout",
+        descendantsEnded: outcome.descendantsEnded,
         stdout: stdout.text,
         stderr: stderr.text,
         stdoutFacts,
         stderrFacts,
       });
     } finally {
-      // Only when a drain failed while the process ran: nobody will wait for it, so it ends now.
-      if (!over) signalProcess("SIGKILL");
-      over = true;
+      // Only when reading failed before everything ended: nobody will wait for it, so it ends now.
+      if (!groupSettled) {
+        if (windows) child.kill("SIGKILL");
+        else signalGroup("SIGKILL");
+        settleGroup();
+      }
       clearTimeout(deadline);
       clearTimeout(escalation);
       signal?.removeEventListener("abort", onCancel);
