@@ -8,6 +8,11 @@
 //      Bound: 300 ms.
 //   3. `npm run verify`, whole (skip with --quick), with the CPU time the machine spent meanwhile and the
 //      floor that sets on its wall time. Bound: 30 s.
+//   4. The stages' own figures (lab/bench/*): stage 09's decision on a 1 MiB command line of any shape,
+//      stage 10's time and memory under one-byte pushes and invalid bytes, each against a baseline of
+//      its own taken in the same run.
+//
+// `--only loop`, `--only verify`, `--only stages` (repeatable) run some parts alone.
 //
 // Exits 1 when a bound is exceeded, so each figure is a check and not just a number.
 import { spawn } from "node:child_process";
@@ -17,12 +22,26 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { $ } from "zx";
 import { type Figure, type Measure, withinBound } from "../bench/figure.js";
+import { measure as scopeFigures } from "../bench/stage-09-terminal-path-scope.js";
+import { measure as outputFigures } from "../bench/stage-10-output-decoding.js";
 import { dirs, moduleFile, ROOT } from "../core/layout.js";
 
 const RUNS = 5;
 const SAVES = 7;
 const BOUNDS = { workspace: 1.3, solution: 1.5, watchMs: 300, verifySeconds: 30 } as const;
-const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
+const PARTS = ["loop", "verify", "stages"] as const;
+type Part = (typeof PARTS)[number];
+const { values } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, only: { type: "string", multiple: true } },
+});
+const only = values.only ?? [];
+const unknownPart = only.find((part) => !(PARTS as readonly string[]).includes(part));
+if (unknownPart !== undefined) {
+  console.error(`--only ${unknownPart}: not a part of the bench; use ${PARTS.join(", ")}`);
+  process.exit(2);
+}
+/** Whether a part of the bench runs: every part by default, `--only` picks, `--quick` drops verify. */
+const runs = (part: Part) => (only.length > 0 ? only.includes(part) : !(part === "verify" && values.quick));
 
 const vitest = join(ROOT, "node_modules", "vitest", "vitest.mjs");
 // Inside the checkout (vitest's watcher ignores node_modules) and git-ignored.
@@ -61,78 +80,82 @@ const runWorkspace = () => {
   return timed(["run", "stage-01"], { FORGE_TARGET: "workspace" });
 };
 
-for (const warmUp of [runBare, runSolution, runWorkspace]) await warmUp();
-const times = { bare: [] as number[], solution: [] as number[], workspace: [] as number[] };
-for (let index = 0; index < RUNS; index += 1) {
-  times.bare.push(await runBare());
-  times.solution.push(await runSolution());
-  times.workspace.push(await runWorkspace());
-}
-const ratio = { solution: median(times.solution) / median(times.bare), workspace: median(times.workspace) / median(times.bare) };
-const row = (label: string, list: readonly number[]) =>
-  `${label.padEnd(44)} median ${seconds(median(list))}  (${list.map(seconds).join(", ")})`;
-console.log(row("bare vitest run, one assertion", times.bare));
-console.log(row("vitest run stage-01, solution target", times.solution));
-console.log(row("vitest run stage-01, workspace target (edited)", times.workspace));
+let ok = true;
 const verdict = (value: number, bound: number, unit: string) =>
   `${value.toFixed(2)}${unit} (bound ${bound}${unit}): ${value <= bound ? "within" : "EXCEEDED"}`;
-console.log(`workspace ratio ${verdict(ratio.workspace, BOUNDS.workspace, "x")}`);
-console.log(`solution ratio  ${verdict(ratio.solution, BOUNDS.solution, "x")}`);
-let ok = ratio.workspace <= BOUNDS.workspace && ratio.solution <= BOUNDS.solution;
 
-/** Watch mode: the time from a save to the line that reports the rerun's result. */
-async function watchReruns(): Promise<number[]> {
-  const child = spawn(process.execPath, [vitest, "watch", "stage-01"], {
-    cwd: ROOT,
-    env: { ...env, CI: "", FORGE_TARGET: "workspace" },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let output = "";
-  let waiting: (() => void) | null = null;
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString();
-    if (waiting && /Test Files .*\n/.test(output)) {
-      output = "";
-      waiting();
-    }
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const result = () =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no result line within 60 s; vitest printed:\n${output}`)), 60_000);
-      waiting = () => {
-        clearTimeout(timer);
-        waiting = null;
-        resolve();
-      };
-      if (/Test Files .*\n/.test(output)) {
+if (runs("loop")) {
+  for (const warmUp of [runBare, runSolution, runWorkspace]) await warmUp();
+  const times = { bare: [] as number[], solution: [] as number[], workspace: [] as number[] };
+  for (let index = 0; index < RUNS; index += 1) {
+    times.bare.push(await runBare());
+    times.solution.push(await runSolution());
+    times.workspace.push(await runWorkspace());
+  }
+  const ratio = { solution: median(times.solution) / median(times.bare), workspace: median(times.workspace) / median(times.bare) };
+  const row = (label: string, list: readonly number[]) =>
+    `${label.padEnd(44)} median ${seconds(median(list))}  (${list.map(seconds).join(", ")})`;
+  console.log(row("bare vitest run, one assertion", times.bare));
+  console.log(row("vitest run stage-01, solution target", times.solution));
+  console.log(row("vitest run stage-01, workspace target (edited)", times.workspace));
+  console.log(`workspace ratio ${verdict(ratio.workspace, BOUNDS.workspace, "x")}`);
+  console.log(`solution ratio  ${verdict(ratio.solution, BOUNDS.solution, "x")}`);
+  ok &&= ratio.workspace <= BOUNDS.workspace && ratio.solution <= BOUNDS.solution;
+
+  /** Watch mode: the time from a save to the line that reports the rerun's result. */
+  async function watchReruns(): Promise<number[]> {
+    const child = spawn(process.execPath, [vitest, "watch", "stage-01"], {
+      cwd: ROOT,
+      env: { ...env, CI: "", FORGE_TARGET: "workspace" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    let waiting: (() => void) | null = null;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (waiting && /Test Files .*\n/.test(output)) {
         output = "";
         waiting();
       }
-    });
-  try {
-    await result(); // the first run
-    const reruns: number[] = [];
-    for (let save = 0; save < SAVES; save += 1) {
-      const done = result();
-      const started = performance.now();
-      edit();
-      await done;
-      reruns.push(performance.now() - started);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const result = () =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no result line within 60 s; vitest printed:\n${output}`)), 60_000);
+        waiting = () => {
+          clearTimeout(timer);
+          waiting = null;
+          resolve();
+        };
+        if (/Test Files .*\n/.test(output)) {
+          output = "";
+          waiting();
+        }
+      });
+    try {
+      await result(); // the first run
+      const reruns: number[] = [];
+      for (let save = 0; save < SAVES; save += 1) {
+        const done = result();
+        const started = performance.now();
+        edit();
+        await done;
+        reruns.push(performance.now() - started);
+      }
+      return reruns;
+    } finally {
+      child.kill("SIGTERM");
     }
-    return reruns;
-  } finally {
-    child.kill("SIGTERM");
   }
-}
 
-const reruns = await watchReruns();
-console.log(
-  `watch mode, save → result line              median ${median(reruns).toFixed(0)} ms  (${reruns.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
-);
-console.log(`watch rerun ${verdict(median(reruns), BOUNDS.watchMs, " ms")}`);
-ok &&= median(reruns) <= BOUNDS.watchMs;
+  const reruns = await watchReruns();
+  console.log(
+    `watch mode, save → result line              median ${median(reruns).toFixed(0)} ms  (${reruns.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
+  );
+  console.log(`watch rerun ${verdict(median(reruns), BOUNDS.watchMs, " ms")}`);
+  ok &&= median(reruns) <= BOUNDS.watchMs;
+}
 
 /** CPU time the whole machine spent since `from` (every core, user and system), in seconds. */
 const cpuBusy = (from: readonly CpuInfo[]) =>
@@ -143,7 +166,7 @@ const cpuBusy = (from: readonly CpuInfo[]) =>
     return sum + (user - before.user + nice - before.nice + sys - before.sys + irq - before.irq) / 1000;
   }, 0);
 
-if (!values.quick) {
+if (runs("verify")) {
   const cpusBefore = cpus();
   const started = performance.now();
   const verify = await $({
@@ -165,7 +188,7 @@ rmSync(scratch, { recursive: true, force: true });
 
 // The stages' own figures: each module under lab/bench/ measures one concern against a baseline of its
 // own, taken in the same run.
-const MEASURES: readonly Measure[] = [];
+const MEASURES: readonly Measure[] = runs("stages") ? [scopeFigures, outputFigures] : [];
 const shown = (figure: Figure) =>
   `${figure.label}: ${figure.value.toFixed(figure.unit === "x" ? 2 : 1)} ${figure.unit} (bound ${figure.bound} ${figure.unit}; baseline ${figure.baseline}): ${withinBound(figure) ? "within" : "EXCEEDED"}`;
 for (const measure of MEASURES) {
