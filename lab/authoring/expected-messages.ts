@@ -37,15 +37,22 @@ export function expectedMessages(source: string, fileName: string): ExpectedMess
   const found: ExpectedMessage[] = [];
   const add = (node: ts.Node, kind: ExpectedMessage["kind"]) => {
     const text = literalText(node);
-    if (text !== null && text.replaceAll(VARIABLE, "").trim() !== "")
-      found.push({ text, kind, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1 });
+    if (text === null || text.replaceAll(VARIABLE, "").trim() === "") return;
+    // One word is a word a message contains (`"shell"`, `"ok"`), not a message of its own.
+    const word = !/\s/.test(text.trim());
+    found.push({ text, kind: word ? "part" : kind, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1 });
   };
   const comparedValues = (node: ts.Node): void => {
     if (literalText(node) !== null) add(node, "whole");
     else if (ts.isObjectLiteralExpression(node)) {
       for (const property of node.properties) if (ts.isPropertyAssignment(property)) comparedValues(property.initializer);
     } else if (ts.isArrayLiteralExpression(node)) for (const element of node.elements) comparedValues(element);
-    else if (ts.isCallExpression(node)) for (const argument of node.arguments) comparedValues(argument);
+    else if (ts.isCallExpression(node)) {
+      // `expect.stringContaining("is relative")` asks for a part; `stringMatching` for a pattern, not a text.
+      const name = ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : "";
+      if (name === "stringContaining" && node.arguments[0]) add(node.arguments[0], "part");
+      else if (name !== "stringMatching") for (const argument of node.arguments) comparedValues(argument);
+    }
   };
   // `expect({ reason: why(a), started })` compares field by field: only the fields whose own
   // expression is about messages hold messages.
@@ -115,6 +122,8 @@ export function inlineCode(markdown: string): string[] {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+const SHOWN_LETTERS = 12;
+
 interface Shown {
   readonly pattern: RegExp;
   /** How much of the span is written out, not `…`: a span that is mostly `…` shows nothing in particular. */
@@ -129,12 +138,13 @@ function shownBy(span: string): Shown {
 }
 
 /**
- * Whether inline code shows a whole message: one span matches it with at least half its letters written
- * out, or a span shows its head before `: ` and the rest is shown in turn (a table row of a code and its
+ * Whether inline code shows a whole message: one span matches it with at least half its letters (or 12)
+ * written out, or a span shows its head before `: ` and the rest is shown in turn (a table row of a code and its
  * message, `invalid_argument` beside `limits must be an object`).
  */
 function showsWhole(message: string, shown: readonly Shown[], depth = 0): boolean {
-  const needed = message.replaceAll(VARIABLE, "").length / 2;
+  // Half its letters, or a dozen: a long path or command in a message is variable, its words are not.
+  const needed = Math.min(message.replaceAll(VARIABLE, "").length / 2, SHOWN_LETTERS);
   if (shown.some((span) => span.literal >= needed && span.pattern.test(message))) return true;
   if (depth > 3) return false;
   for (let at = message.indexOf(": "); at > 0; at = message.indexOf(": ", at + 1)) {
@@ -145,13 +155,25 @@ function showsWhole(message: string, shown: readonly Shown[], depth = 0): boolea
   return false;
 }
 
+/**
+ * The ways a test's text may appear in a lesson: as written; with each variable part quoted, as a lesson
+ * writes a quoted value (`"…" is relative`); and without a leading error name the lesson names itself
+ * (`Error: this request was already used`, where the lesson lists the class beside the message).
+ */
+function readings(text: string, spans: readonly string[]): string[] {
+  const quoted = text.replaceAll(VARIABLE, `"${VARIABLE}"`);
+  const named = /^(\w*Error): /.exec(text);
+  const unnamed = named && spans.includes(named[1] ?? "") ? [text.slice(named[0].length)] : [];
+  return [text, quoted, ...unnamed];
+}
+
 /** The expected messages that no inline code of the lesson shows. */
-export function unshownMessages(expected: readonly ExpectedMessage[], markdown: string): ExpectedMessage[] {
+export function unshownMessages<Message extends ExpectedMessage>(expected: readonly Message[], markdown: string): Message[] {
   const spans = inlineCode(markdown);
   const shown = spans.map(shownBy);
   return expected.filter((message) =>
-    message.kind === "part"
-      ? !spans.some((span) => span.includes(message.text)) && !showsWhole(message.text, shown)
-      : !showsWhole(message.text, shown),
+    readings(message.text, spans).every((text) =>
+      message.kind === "part" ? !spans.some((span) => span.includes(text)) && !showsWhole(text, shown) : !showsWhole(text, shown),
+    ),
   );
 }

@@ -372,8 +372,9 @@ export function lessonProblems(markdown: string, sources: LessonSources): string
 }
 
 // The lab's own variables, and CI, set before a command or exported: what the course promises a learner
-// never has to do (stages and targets are options of `npm run lab`, on every platform).
-const SETS_VARIABLE = /(?:^|[\s`(;&|])(?:export\s+|set\s+|\$env:)?(FORGE_[A-Z_]+|CI)\s*=\s*\S/;
+// never has to do (stages and targets are options of `npm run lab`, on every platform). FORGE_LANG is
+// not one of them: the language follows the system's, and a lesson may say that FORGE_LANG overrides it.
+const SETS_VARIABLE = /(?:^|[\s`(;&|])(?:export\s+|set\s+|\$env:)?(FORGE_(?!LANG\b)[A-Z_]+|CI)\s*=\s*\S/;
 
 /** The lines of a lesson that tell a learner to set one of the lab's environment variables. */
 export function environmentInstructions(markdown: string): string[] {

@@ -177,7 +177,8 @@ it("finds a lesson line that tells a learner to set one of the lab's environment
     "Run `npm run lab -- test 9 --target solution` to see it pass.",
     "`FORGE_TARGET=solution npm test -- stage-09 --run` shows it passing.",
     "```sh",
-    "export FORGE_LANG=zh-CN",
+    "export FORGE_WORKSPACE=../mine",
+    "In a Chinese environment (`FORGE_LANG=zh-CN`, or a Chinese system locale) the line is in Chinese.",
     "CI=true npm test -- stage-09",
     "$env:FORGE_TARGET = 'faulty'",
     "```",
@@ -185,8 +186,8 @@ it("finds a lesson line that tells a learner to set one of the lab's environment
   ].join("\n");
   expect(environmentInstructions(lesson), "lines that set a variable").toEqual([
     "line 2: sets FORGE_TARGET; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
-    "line 4: sets FORGE_LANG; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
-    "line 5: sets CI; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
-    "line 6: sets FORGE_TARGET; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
+    "line 4: sets FORGE_WORKSPACE; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
+    "line 6: sets CI; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
+    "line 7: sets FORGE_TARGET; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
   ]);
 });

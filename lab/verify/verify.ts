@@ -13,7 +13,8 @@ import { dirs, layoutOf, localized, moduleFile, ROOT, repoPath } from "../core/l
 import { readFileState } from "../core/files.js";
 import { lessonParityProblems, pageParityProblems, type TwinPage } from "../authoring/editions.js";
 import { TWIN_LOCALE } from "../core/locale.js";
-import { lessonProblems } from "../authoring/lesson.js";
+import { environmentInstructions, lessonProblems } from "../authoring/lesson.js";
+import { expectedMessages, unshownMessages } from "../authoring/expected-messages.js";
 import { courseMapSync, staleGenerated } from "../authoring/generated.js";
 import { placeholders } from "../authoring/scaffold.js";
 import { faultHunks } from "../catalog/fault-patch.js";
@@ -38,7 +39,9 @@ export const VERIFY_TARGETS = ["solution", "faulty", "start"] as const satisfies
  */
 export const VERIFY_WORKERS = availableParallelism() + 1;
 /** Every stage proves its behaviour with at least this many tests. */
-export const MIN_TESTS = 6;
+export /** A stage with this many tests suggests an order to make them green in (stage.json `order`). */
+const ORDERED_FROM = 20;
+const MIN_TESTS = 6;
 
 export interface Check {
   readonly ok: boolean;
@@ -181,6 +184,27 @@ export function judgeStart(stage: Stage, run: StageRun | undefined): Check {
   return result.failsForMissingModule ? pass("module missing") : fail("does not fail", [result.reason]);
 }
 
+/**
+ * What a lesson (either edition) fails to show a learner who has only it: a message the stage's tests
+ * compare with and the lesson's inline code does not show, or a line that sets one of the lab's
+ * environment variables.
+ */
+function learnerFacing(stage: Stage, lesson: string, text: string): string[] {
+  const shown = repoPath(lesson, stage.root);
+  const expected = stage.testFiles
+    .filter((file) => existsSync(file))
+    .flatMap((file) => expectedMessages(readFileSync(file, "utf8"), file).map((message) => ({ ...message, file })));
+  const seen = new Set<string>();
+  const unshown = unshownMessages(expected, text).filter((message) => !seen.has(message.text) && seen.add(message.text));
+  return [
+    ...unshown.map(
+      (message) =>
+        `${shown}: the tests expect ${message.kind === "whole" ? "the message" : "a message containing"} ${JSON.stringify(message.text)} (${repoPath(message.file, stage.root)}:${message.line}), which no inline code of the lesson shows (write it in the message table, \`…\` for what varies)`,
+    ),
+    ...environmentInstructions(text).map((problem) => `${shown}: ${problem}`),
+  ];
+}
+
 /** The files an author writes for a stage, with their text. */
 function stageTexts(stage: Stage): Array<{ file: string; text: string }> {
   const modules = (stage.spec?.modules ?? []).flatMap((name) => [moduleFile(stage.solutionDir, name), moduleFile(stage.faultyDir, name)]);
@@ -195,6 +219,7 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
   problems.push(...placeholders(stageTexts(stage), stage.root));
   if (spec && contract && existsSync(stage.readmePath)) {
     const readme = repoPath(stage.readmePath, stage.root);
+    problems.push(...learnerFacing(stage, stage.readmePath, readFileSync(stage.readmePath, "utf8")));
     problems.push(
       ...lessonProblems(readFileSync(stage.readmePath, "utf8"), { stage, spec, contract, mutation: committedSummary(stage) }).map(
         (problem) => `${readme}: ${problem}`,
@@ -242,6 +267,10 @@ export function judgeSpec(stage: Stage, catalogProblems: readonly Problem[], sol
         ]);
     }
     if (names.size < MIN_TESTS) problems.push(`${stage.id} has ${names.size} tests; every stage needs at least ${MIN_TESTS}`);
+    if (spec && !spec.order && names.size >= ORDERED_FROM)
+      problems.push(
+        `${repoPath(stage.specPath, stage.root)}: ${stage.id} has ${names.size} tests and no order; a stage of ${ORDERED_FROM} tests or more suggests which to make green first, and why`,
+      );
   }
   return problems.length === 0 ? pass("complete") : fail("incomplete", problems);
 }
@@ -287,7 +316,12 @@ export function judgeTwin(stage: Stage): Check {
   if (!spec || !contract) return fail("not checked", ["stage.json or failure.json is missing or invalid"]);
   const read = readTwins(stage.readmePath, stage.root);
   if ("problems" in read) return fail("missing", read.problems);
-  const problems = lessonParityProblems(read.page, { stage, spec, contract, mutation: committedSummary(stage) });
+  const problems = [
+    ...lessonParityProblems(read.page, { stage, spec, contract, mutation: committedSummary(stage) }),
+    ...learnerFacing(stage, localized(stage.readmePath, TWIN_LOCALE), read.page.twin).map((problem) =>
+      problem.slice(repoPath(stage.dir, stage.root).length + 1),
+    ),
+  ];
   const where = repoPath(stage.dir, stage.root);
   return problems.length === 0
     ? pass("in parity")
@@ -305,7 +339,15 @@ export function judgeEditions(catalog: Catalog): Check {
     if ("problems" in read) return read.problems;
     const folder = repoPath(dirname(english), layout.root);
     const prefix = folder === "" ? "" : `${folder}/`;
-    return pageParityProblems(read.page).map((problem) => `${prefix}${problem}`);
+    // The course map and the workspace README are read as lessons are: neither asks for a variable.
+    const variables =
+      english === layout.readme
+        ? []
+        : [
+            ...environmentInstructions(read.page.english).map((problem) => `${read.page.englishName}: ${problem}`),
+            ...environmentInstructions(read.page.twin).map((problem) => `${read.page.twinName}: ${problem}`),
+          ];
+    return [...pageParityProblems(read.page), ...variables].map((problem) => `${prefix}${problem}`);
   });
   return problems.length === 0 ? pass("in parity") : fail(`${problems.length} difference(s)`, problems);
 }
