@@ -6,7 +6,8 @@ import { loadCatalog } from "./lab/catalog/catalog.js";
 import { learnerWatchTriggers, ProjectIndex, stageProject, stagesMatching } from "./lab/vitest/projects.js";
 import { evidencePlugin } from "./lab/evidence/plugin.js";
 import type { Locale } from "./lab/core/locale.js";
-import { chooseLocale, messages } from "./lab/i18n/messages.js";
+import { testWords } from "./lab/vitest/words/index.js";
+import { chooseLocale } from "./lab/i18n/locale.js";
 import { TARGETS, type Target } from "./lab/trees/targets.js";
 import { parseTarget, treeFor, UnknownTargetError } from "./lab/trees/trees.js";
 
@@ -22,7 +23,7 @@ function targetFromEnvironment(locale: Locale): Target {
     return parseTarget(process.env.FORGE_TARGET);
   } catch (error) {
     if (!(error instanceof UnknownTargetError)) throw error;
-    console.error(messages(locale).cli.notATarget("FORGE_TARGET", error.value, TARGETS));
+    console.error(testWords(locale).notATarget("FORGE_TARGET", error.value, TARGETS));
     process.exit(2);
   }
 }

@@ -5,15 +5,8 @@
 import hljs from "highlight.js";
 import markdownIt, { type MarkdownIt } from "markdown-it";
 import { switchLine } from "../lab/authoring/editions.js";
-import {
-  BLOCK_NAMES,
-  BLOCK_WORDS,
-  blockPattern,
-  FOLD_SUMMARIES,
-  scenarioLabel,
-  scanFolds,
-  type BlockName,
-} from "../lab/authoring/lesson.js";
+import { BLOCK_NAMES, blockPattern, FOLD_SUMMARIES, scenarioLabel, scanFolds, type BlockName } from "../lab/authoring/lesson.js";
+import { BLOCK_WORDS } from "../lab/authoring/words/index.js";
 import { experimentId, faultCommand } from "../lab/catalog/catalog.js";
 import { OPTION_LETTERS } from "../lab/catalog/names.js";
 import { withLf } from "../lab/core/files.js";

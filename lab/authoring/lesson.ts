@@ -4,6 +4,7 @@
 // is stale. The site swaps the same blocks for interactive widgets.
 import { experimentId, faultCommand, type Stage } from "../catalog/catalog.js";
 import { SECTIONS, type Section } from "../catalog/sections.js";
+import { BLOCK_WORDS } from "./words/index.js";
 import { withLf } from "../core/files.js";
 import { evidenceFolder } from "../core/layout.js";
 import { OPTION_LETTERS } from "../catalog/names.js";
@@ -88,47 +89,6 @@ export interface LessonSources {
   /** The edition the blocks are written in; English when not given. */
   readonly locale?: Locale;
 }
-
-/** The fixed words and sentences of the generated blocks, in each edition; the site's widgets say the same. */
-export const BLOCK_WORDS = {
-  en: {
-    hint: (index: number, count: number) => `Hint ${index} of ${count}`,
-    acceptance: (run: string) => `\`pending\` until \`${run}\` passes; the run records \`passed\` or \`failed\` in \`verification.json\``,
-    none: "none",
-    diagnosis: "Diagnosis, in order:",
-    fixPrinciple: "**Fix principle.** ",
-    moreFaults: (count: number, fault: string) =>
-      `This stage has ${count === 1 ? "one more fault, with its own contract and tree" : `${count} more faults, each with its own contract and tree`}; \`npm run lab -- fault ${fault} --list\` lists them and \`npm run lab -- fault ${fault} <fault-id>\` demonstrates one:`,
-    caughtBy: (test: string) => `, caught by "${test}"`,
-    scenario: (title: string, scenario: string) => `**${title}** (${scenario})`,
-    whatChanges: "*What changes:* ",
-    doneWhen: "Done when:",
-    testsThatCheck: "Tests that check it:",
-    mastery: "These tests must pass against your own code in `workspace/`:",
-    minutes: ([shortest, longest]: readonly [number, number]) => `${shortest}–${longest} minutes`,
-    order: "Make the tests green in this order:",
-    anyOrder: (count: number) =>
-      `${count} tests: any order works. Start with the first one under Mastery evidence, and run the stage's tests after each change.`,
-  },
-  "zh-CN": {
-    hint: (index: number, count: number) => `提示 ${index}（共 ${count} 条）`,
-    acceptance: (run: string) => `\`${run}\` 通过之前为 \`pending\`；每次运行都会在 \`verification.json\` 中记下 \`passed\` 或 \`failed\``,
-    none: "无",
-    diagnosis: "诊断顺序：",
-    fixPrinciple: "**修复原则**：",
-    moreFaults: (count: number, fault: string) =>
-      `本阶段还有 ${count} 个故障，${count === 1 ? "它有" : "每个都有"}自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出它们，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
-    caughtBy: (test: string) => `，由“${test}”捕获`,
-    scenario: (title: string, scenario: string) => `**${title}**（${scenario}）`,
-    whatChanges: "*改变的条件*：",
-    doneWhen: "完成标准：",
-    testsThatCheck: "检查它的测试：",
-    mastery: "这些测试必须在你自己的 `workspace/` 代码上通过：",
-    minutes: ([shortest, longest]: readonly [number, number]) => `${shortest}–${longest} 分钟`,
-    order: "按这个顺序让测试变绿：",
-    anyOrder: (count: number) => `共 ${count} 个测试，顺序不限。从“掌握证据”下的第一个开始，每改一次就运行一次本阶段的测试。`,
-  },
-} as const satisfies Record<Locale, unknown>;
 
 /** A block in an edition whose text is missing (no "zh-CN" in stage.json or failure.json) cannot be written. */
 export class MissingEdition extends Error {}

@@ -5,10 +5,10 @@ import { classHtml } from "../../site/class.js";
 import { courseData, loadCourse } from "../../site/content.js";
 import { writeFileAtomic } from "../core/files.js";
 import { buildClassReport, classCsv, REPORT_FILES } from "../evidence/class-report.js";
-import type { Messages } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
 import { CommandError, type Output } from "./shared.js";
 
-export async function classReport(folder: string, out: string | undefined, output: Output, text: Messages): Promise<number> {
+export async function classReport(folder: string, out: string | undefined, output: Output, text: CliWords): Promise<number> {
   const input = resolve(folder);
   if (!existsSync(input) || !lstatSync(input).isDirectory()) throw new CommandError(text.class.notAFolder(folder));
   const target = resolve(out ?? input);

@@ -1,6 +1,6 @@
 // The lab CLI's commands: `npm run lab -- <command>` (or `forge-lab <command>`). Exit status: 0 done,
 // 1 refused or failed, 2 a usage mistake (an unknown command, stage, option or target). Every word a
-// learner reads comes from the edition's table (lab/i18n/messages.ts); main.ts chooses the edition.
+// learner reads comes from the edition's table (lab/cli/words/); main.ts chooses the edition.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
@@ -8,18 +8,18 @@ import { ROOT, repoPath } from "../core/layout.js";
 import { npmCommand } from "../core/npm.js";
 import { colourEnvironment } from "../core/style.js";
 import type { Locale } from "../core/locale.js";
-import { messages, type Messages } from "../i18n/messages.js";
+import { cliWords, type CliWords } from "./words/index.js";
 import { CommandError, catalog, confirm, terminal, parse, requireStage, targetOption, UsageError, type Output } from "./shared.js";
 
 // Each command loads what it needs when it runs: `status` or `hint` must not pay for vitest.
 
 interface Command {
   readonly usage: string;
-  readonly run: (args: readonly string[], catalog: Catalog, output: Output, text: Messages) => Promise<number>;
+  readonly run: (args: readonly string[], catalog: Catalog, output: Output, text: CliWords) => Promise<number>;
 }
 
 /** A command's name; its summary and help are in each edition's table under the same name. */
-type CommandName = keyof Messages["commands"];
+type CommandName = keyof CliWords["commands"];
 
 const COMMAND_TABLE: Readonly<Record<CommandName, Command>> = {
   status: {
@@ -206,7 +206,7 @@ function runInherited(command: string, args: readonly string[], env: Record<stri
   });
 }
 
-function overview(text: Messages): string {
+function overview(text: CliWords): string {
   const width = Math.max(...COMMAND_NAMES.map((name) => COMMAND_TABLE[name].usage.length));
   const lines = COMMAND_NAMES.map((name) => `  ${COMMAND_TABLE[name].usage.padEnd(width)}  ${text.commands[name].summary}`);
   return text.cli.overview(lines.join("\n"));
@@ -214,7 +214,7 @@ function overview(text: Messages): string {
 
 /** Runs one command. `locale` is the edition main.ts chose from the environment; in-process callers (the tests) get English. */
 export async function main(argv: readonly string[], output: Output = terminal, locale: Locale = "en"): Promise<number> {
-  const text = messages(locale);
+  const text = cliWords(locale);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     output.out(overview(text));

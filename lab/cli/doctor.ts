@@ -9,7 +9,7 @@ import { findBrowser, launchOptions, type BrowserLookup } from "../core/browser.
 import { readFileState, type FileState } from "../core/files.js";
 import { dirs, ROOT } from "../core/layout.js";
 import { enginesRange, supportedLines } from "../core/node-lines.js";
-import type { Messages } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
 import type { Output } from "./shared.js";
 
 export interface Finding {
@@ -21,14 +21,14 @@ export interface Finding {
 }
 
 /** Whether a Node.js version is one `engines` allows, and what to do when it is not. */
-export function checkNode(version: string, range: string, text: Messages): Finding {
+export function checkNode(version: string, range: string, text: CliWords): Finding {
   const ok = semver.satisfies(version, range);
   const detail = ok ? text.doctor.nodeSupported(range) : text.doctor.nodeUnsupported(range, supportedLines(range));
   return { ok, check: text.doctor.node(version), detail };
 }
 
 /** Finds the browser and starts it once, so "found" means it runs here. */
-async function checkBrowser(lookup: BrowserLookup, text: Messages): Promise<Finding> {
+async function checkBrowser(lookup: BrowserLookup, text: CliWords): Promise<Finding> {
   const check = text.doctor.browser;
   if (!lookup.found) return { ok: false, check, detail: text.doctor.noBrowser(lookup.problem, lookup.reason) };
   try {
@@ -56,7 +56,7 @@ function canWrite(folder: string): boolean {
   }
 }
 
-export async function diagnose(text: Messages, lookup: BrowserLookup = findBrowser()): Promise<Finding[]> {
+export async function diagnose(text: CliWords, lookup: BrowserLookup = findBrowser()): Promise<Finding[]> {
   const require = createRequire(join(ROOT, "package.json"));
   const missing = ["vitest", "tsx", "zod", "typescript", "playwright-core"].filter((name) => {
     try {
@@ -125,7 +125,7 @@ export function probeChineseFont(platform: NodeJS.Platform = process.platform): 
  * The Chinese edition of the site needs a font that covers Chinese, or it draws boxes. For a learner
  * who reads the Chinese edition that is a problem; for everyone else a warning.
  */
-export function checkChineseFont(probe: FontProbe, text: Messages): Finding {
+export function checkChineseFont(probe: FontProbe, text: CliWords): Finding {
   const check = text.doctor.chineseFont;
   const warning = text.locale !== "zh-CN";
   switch (probe.kind) {
@@ -143,7 +143,7 @@ export function checkChineseFont(probe: FontProbe, text: Messages): Finding {
  * commas allowed). A file that is there but broken stops the editor and every test run, so "present"
  * alone would be a green that does not hold.
  */
-export function checkTsconfig(state: FileState, text: Messages): Finding {
+export function checkTsconfig(state: FileState, text: CliWords): Finding {
   const check = "workspace/tsconfig.json";
   if (state.kind === "missing") return { ok: false, check, detail: text.doctor.tsconfigMissing };
   if (state.kind === "other") return { ok: false, check, detail: text.doctor.tsconfigNotAFile(state.what) };
@@ -159,7 +159,7 @@ export function checkTsconfig(state: FileState, text: Messages): Finding {
   return { ok: true, check, detail: text.doctor.tsconfigPresent };
 }
 
-export function printDoctor(findings: readonly Finding[], output: Output, text: Messages): boolean {
+export function printDoctor(findings: readonly Finding[], output: Output, text: CliWords): boolean {
   for (const finding of findings) {
     const mark = finding.ok ? "ok" : finding.warning ? "warning" : "problem";
     output.out(text.doctor.finding(mark, finding.check, finding.detail));

@@ -6,7 +6,7 @@ import { repoPath } from "../core/layout.js";
 import { evidenceFile } from "../evidence/build.js";
 import { ctrfProblems, EXPORT_FORMATS, toCtrf, toJunit, type ExportFormat } from "../evidence/export.js";
 import { readVerification } from "../evidence/schema.js";
-import type { Messages } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
 import { CommandError, targetOption, UsageError, type Output } from "./shared.js";
 
 export interface ExportOptions {
@@ -19,7 +19,7 @@ export interface ExportOptions {
 const FILE_NAMES: Readonly<Record<ExportFormat, string>> = { ctrf: "ctrf-report.json", junit: "junit.xml" };
 const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = { ctrf: "CTRF", junit: "JUnit XML" };
 
-export function exportStage(stage: Stage, options: ExportOptions, output: Output, text: Messages): number {
+export function exportStage(stage: Stage, options: ExportOptions, output: Output, text: CliWords): number {
   const format = EXPORT_FORMATS.find((known) => known === options.format);
   if (!format) {
     throw new UsageError(

@@ -12,7 +12,8 @@ import { dirs, repoPath } from "../core/layout.js";
 import { runStageTests } from "../evidence/run-stage.js";
 import { displayWidth, padDisplay, paint } from "../core/style.js";
 import { contractIn } from "../i18n/content.js";
-import type { Messages, NotReproduced } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
+import type { NotReproduced } from "./vocabulary.js";
 import { faultTree, repairTree } from "../trees/trees.js";
 import { CommandError, fileHash, UsageError, type Output } from "./shared.js";
 
@@ -20,7 +21,7 @@ import { CommandError, fileHash, UsageError, type Output } from "./shared.js";
 export type ContractedFault = Fault & { readonly contract: FaultContract };
 
 /** The stage's fault named `id` (the default one when no id is given), with its contract. */
-export function requireFault(stage: Stage, id: string | undefined, text: Messages): ContractedFault {
+export function requireFault(stage: Stage, id: string | undefined, text: CliWords): ContractedFault {
   const fault = findFault(stage, id);
   if (!fault) throw new UsageError(text.fault.noSuchFault(stage.id, id, text.list(stage.faults.map((known) => known.id))));
   const { contract } = fault;
@@ -29,7 +30,7 @@ export function requireFault(stage: Stage, id: string | undefined, text: Message
 }
 
 /** One line per fault of the stage: its id, whether it is the default, and the test that catches it. */
-export function listFaults(stage: Stage, output: Output, text: Messages): void {
+export function listFaults(stage: Stage, output: Output, text: CliWords): void {
   const width = Math.max(...stage.faults.map((fault) => fault.id.length));
   const roleWidth = displayWidth(text.fault.isDefault);
   for (const fault of stage.faults) {
@@ -64,7 +65,7 @@ export async function demonstrate(
   stage: Stage,
   fault: ContractedFault,
   output: Output,
-  text: Messages,
+  text: CliWords,
 ): Promise<boolean> {
   const { contract } = fault;
   // The diagnosis and fix principle in the edition's words (the English ones until the fault has them).
@@ -125,7 +126,7 @@ function faultArgs(stage: Stage, fault: Pick<Fault, "id" | "isDefault">): string
 }
 
 /** Copies the faulty module into faultlab/ for a learner to repair; a repair in progress is never overwritten without consent. */
-export function openFaultLab(stage: Stage, fault: ContractedFault, yes: boolean, output: Output, text: Messages): void {
+export function openFaultLab(stage: Stage, fault: ContractedFault, yes: boolean, output: Output, text: CliWords): void {
   const { contract } = fault;
   const source = join(fault.dir, contract.faultFile);
   const target = join(faultlabFolder(stage, fault), contract.faultFile);
@@ -142,7 +143,7 @@ export async function checkFaultLab(
   stage: Stage,
   fault: ContractedFault,
   output: Output,
-  text: Messages,
+  text: CliWords,
 ): Promise<boolean> {
   const { contract } = fault;
   const folder = faultlabFolder(stage, fault);

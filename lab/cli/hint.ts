@@ -4,13 +4,13 @@ import type { Stage } from "../catalog/catalog.js";
 import { readFileState, writeFileAtomic } from "../core/files.js";
 import { dirs, repoPath } from "../core/layout.js";
 import { specIn } from "../i18n/content.js";
-import type { Messages } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
 import { CommandError, type Output } from "./shared.js";
 
 const shownSchema = z.record(z.string(), z.int().check(z.nonnegative()));
 
 /** Which hint each stage showed last. A FIFO or a folder in the file's place is refused, never read. */
-function readShown(text: Messages): Record<string, number> {
+function readShown(text: CliWords): Record<string, number> {
   const state = readFileState(dirs.hints);
   if (state.kind === "missing") return {};
   if (state.kind === "other") throw new CommandError(text.cli.notAFile(repoPath(dirs.hints), state.what));
@@ -23,12 +23,12 @@ function readShown(text: Messages): Record<string, number> {
 }
 
 /** "Stage 02 (workspace-path-policy), hint 1 of 4: …", counted from 0. */
-function hintLine(stage: Stage, index: number, hints: readonly string[], text: Messages): string {
+function hintLine(stage: Stage, index: number, hints: readonly string[], text: CliWords): string {
   return text.hint.shown(stage.nn, stage.slug, index + 1, hints.length, hints[index] ?? "");
 }
 
 /** Shows the hints in the edition's language (the English ones while a stage has no edition in it yet). */
-export function hint(stage: Stage, all: boolean, output: Output, text: Messages): void {
+export function hint(stage: Stage, all: boolean, output: Output, text: CliWords): void {
   const spec = stage.spec;
   const hints = spec ? (specIn(spec, text.locale) ?? spec).hints : undefined;
   if (!hints) throw new CommandError(text.hint.none(stage.id));

@@ -1,5 +1,5 @@
 // Entry point of the lab CLI (`npm run lab -- <command>`); the commands live in commands.ts.
-import { chooseLocale } from "../i18n/messages.js";
+import { chooseLocale } from "../i18n/locale.js";
 import { main } from "./commands.js";
 
 // The language of every message, chosen once: FORGE_LANG, else the system's. A FORGE_LANG that names no

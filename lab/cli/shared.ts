@@ -1,13 +1,15 @@
 // What every command of the lab CLI shares: a usage error that exits 2, stage lookup by any of the
 // names a learner uses, file hashing, a yes/no question, and the checkout's own state folder (.lab/).
-// Every message comes from the edition's table (lab/i18n/messages.ts), chosen once in main.ts.
+// Every message comes from the edition's table (lab/cli/words/), chosen once in main.ts.
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog/catalog.js";
 import { readFileState, sha256 } from "../core/files.js";
 import { ROOT } from "../core/layout.js";
-import type { Messages, OptionProblem } from "../i18n/messages.js";
+import { testWords } from "../vitest/words/index.js";
+import type { CliWords } from "./words/index.js";
+import type { OptionProblem } from "./vocabulary.js";
 import { TARGETS, type Target } from "../trees/targets.js";
 import { parseTarget, UnknownTargetError } from "../trees/trees.js";
 
@@ -32,7 +34,7 @@ export const terminal: Output = {
 };
 
 /** `4`, `04`, `stage-04` or `stage-04-approval-gate`; anything else is a usage error listing the stages. */
-export function requireStage(catalog: Catalog, name: string | undefined, text: Messages): Stage {
+export function requireStage(catalog: Catalog, name: string | undefined, text: CliWords): Stage {
   const names = text.list(catalog.stages.map((stage) => stage.id));
   if (name === undefined) throw new UsageError(text.cli.nameAStage(names));
   const stage = stageByName(catalog, name);
@@ -45,7 +47,7 @@ export function catalog(): Catalog {
 }
 
 /** The hash of a regular file, or null when there is none; a folder, FIFO or link there is refused. */
-export function fileHash(file: string, text: Messages): string | null {
+export function fileHash(file: string, text: CliWords): string | null {
   const state = readFileState(file);
   if (state.kind === "other") throw new CommandError(text.cli.notAFile(file, state.what));
   return state.kind === "file" ? sha256(state.bytes) : null;
@@ -73,7 +75,7 @@ function optionProblem(error: unknown): OptionProblem {
 }
 
 /** Parses a command's options; an unknown option is a usage error naming the command's help. */
-export function parse<T extends ParseArgsConfig["options"]>(command: string, args: readonly string[], options: T, text: Messages) {
+export function parse<T extends ParseArgsConfig["options"]>(command: string, args: readonly string[], options: T, text: CliWords) {
   try {
     return parseArgs({
       args: [...args],
@@ -98,11 +100,11 @@ export async function confirm(question: string): Promise<boolean> {
 }
 
 /** A --target option: one of the four trees (workspace when absent); anything else is a usage error naming them. */
-export function targetOption(value: string | undefined, text: Messages): Target {
+export function targetOption(value: string | undefined, text: CliWords): Target {
   try {
     return parseTarget(value);
   } catch (error) {
-    if (error instanceof UnknownTargetError) throw new UsageError(text.cli.notATarget("--target", error.value, TARGETS));
+    if (error instanceof UnknownTargetError) throw new UsageError(testWords(text.locale).notATarget("--target", error.value, TARGETS));
     throw error;
   }
 }

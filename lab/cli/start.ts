@@ -9,7 +9,7 @@ import { readFileState, sha256 } from "../core/files.js";
 import { MODULE_DIR, backupFiles, dirs, moduleFile, modulePath, repoPath, workspaceFile } from "../core/layout.js";
 import { padDisplay } from "../core/style.js";
 import { lessonIn } from "../i18n/content.js";
-import type { Messages } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
 import { reference } from "../trees/reference.js";
 import { acquireLock, LockRefused, type AcquireResult, type Lock, type LockHolder, type LockRefusal } from "../core/lock.js";
 import { CommandError, short, type Output } from "./shared.js";
@@ -29,14 +29,14 @@ export interface PlanEntry {
 }
 
 /** The hash of a learner's file, or null when there is none; anything but a regular file is refused. */
-function currentHash(workspace: string, path: string, text: Messages): string | null {
+function currentHash(workspace: string, path: string, text: CliWords): string | null {
   const state = readFileState(join(workspace, path));
   if (state.kind === "other") throw new CommandError(text.start.notAFile(`workspace/${path}`, state.what));
   return state.kind === "file" ? sha256(state.bytes) : null;
 }
 
 /** Which files `start` would create, overwrite or leave, from the files' current hashes. */
-export function planStart(catalog: Catalog, stage: Stage, text: Messages, workspace: string = dirs.workspace): PlanEntry[] {
+export function planStart(catalog: Catalog, stage: Stage, text: CliWords, workspace: string = dirs.workspace): PlanEntry[] {
   const entries: PlanEntry[] = [];
   for (const owner of catalog.stages) {
     for (const name of owner.spec?.modules ?? []) {
@@ -57,7 +57,7 @@ export function planStart(catalog: Catalog, stage: Stage, text: Messages, worksp
   return entries;
 }
 
-export function printPlan(output: Output, entries: readonly PlanEntry[], text: Messages): void {
+export function printPlan(output: Output, entries: readonly PlanEntry[], text: CliWords): void {
   const width = Math.max(...entries.map((entry) => entry.path.length), 4);
   for (const entry of entries) {
     const hashes = entry.action === "overwrite" ? `${short(entry.before)} → ${short(entry.after)}` : short(entry.after);
@@ -72,12 +72,12 @@ export interface StartOptions {
   readonly interactive: boolean;
   readonly ask: (question: string) => Promise<boolean>;
   readonly output: Output;
-  readonly text: Messages;
+  readonly text: CliWords;
   readonly now?: Date;
 }
 
 /** Runs `body` holding the lab's lock, after tidying what an interrupted command may have left. */
-async function locked<T>(command: string, output: Output, text: Messages, body: (lock: Lock) => Promise<T>): Promise<T> {
+async function locked<T>(command: string, output: Output, text: CliWords, body: (lock: Lock) => Promise<T>): Promise<T> {
   const { lock, interrupted } = lockFor(command, text);
   try {
     if (interrupted) reportInterrupted(interrupted, output, text);
@@ -88,12 +88,12 @@ async function locked<T>(command: string, output: Output, text: Messages, body: 
   }
 }
 
-function reportInterrupted(holder: LockHolder, output: Output, text: Messages): void {
+function reportInterrupted(holder: LockHolder, output: Output, text: CliWords): void {
   output.out(text.start.interrupted(holder.command, holder.pid, holder.startedAt, holder.backup ?? null));
 }
 
 /** A killed atomic write leaves a temporary file beside its target; under the lock none is in use. */
-async function sweepTemporaryFiles(output: Output, text: Messages): Promise<void> {
+async function sweepTemporaryFiles(output: Output, text: CliWords): Promise<void> {
   const { atomic } = await reference();
   const folder = join(dirs.workspace, MODULE_DIR);
   const removed = await atomic.sweepStaleTemporaryFiles(folder, { olderThanMs: 0 }).catch((error: unknown) => {
@@ -208,13 +208,13 @@ export async function restore(name: string | undefined, options: StartOptions): 
   });
 }
 
-function readCommand(name: string, text: Messages): string {
+function readCommand(name: string, text: CliWords): string {
   const manifest = readManifest(name, text);
   return typeof manifest === "string" ? "" : manifest.command;
 }
 
 /** The lab's lock for `command`, or a CommandError worded for the learner. */
-function lockFor(command: string, text: Messages): AcquireResult {
+function lockFor(command: string, text: CliWords): AcquireResult {
   try {
     return acquireLock(dirs.lock, command);
   } catch (error) {
@@ -223,6 +223,6 @@ function lockFor(command: string, text: Messages): AcquireResult {
   }
 }
 
-function refusalText(refusal: LockRefusal, text: Messages): string {
+function refusalText(refusal: LockRefusal, text: CliWords): string {
   return refusal.kind === "busy" ? text.lock.busy(refusal.command, refusal.pid, refusal.startedAt) : text.lock.contended;
 }

@@ -8,7 +8,8 @@ import { readVerification, type Verification } from "../evidence/schema.js";
 import { readFileState, sha256, type NotAFile } from "../core/files.js";
 import { padDisplay, displayWidth } from "../core/style.js";
 import { lessonIn } from "../i18n/content.js";
-import type { Messages } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
+import type { WorkspaceState } from "./vocabulary.js";
 import type { Output } from "./shared.js";
 
 export interface ModuleStatus {
@@ -19,8 +20,6 @@ export interface ModuleStatus {
   readonly blocked: NotAFile | null;
   readonly bytes: Buffer | null;
 }
-
-export type WorkspaceState = "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
 
 export interface StageStatus {
   readonly stage: Stage;
@@ -59,7 +58,7 @@ function moduleStatuses(stage: Stage): ModuleStatus[] {
   });
 }
 
-export function stageStatus(stage: Stage, text: Messages): StageStatus {
+export function stageStatus(stage: Stage, text: CliWords): StageStatus {
   const modules = moduleStatuses(stage);
   const learnerFile = (name: string) => `workspace/forge/tools/${name}.ts`;
   const evidence = readEvidence(stage);
@@ -124,7 +123,7 @@ export function startedStages(catalog: Catalog): Stage[] {
 }
 
 /** The "last evidence" cell: the run's acceptance (a value of verification.json) and when it ran. */
-function evidenceCell(status: StageStatus, text: Messages): string {
+function evidenceCell(status: StageStatus, text: CliWords): string {
   if (status.evidence === "none") return text.status.noEvidence;
   if (status.evidence === "unreadable") return text.status.unreadableEvidence;
   return `${status.evidence}${status.evidenceAt ? ` (${status.evidenceAt.slice(0, 16).replace("T", " ")})` : ""}`;
@@ -143,7 +142,7 @@ function cell(text: string): string {
  * The same states as `lab status`, as a Markdown table: the job summary of the learner's workflow on
  * GitHub Actions (`npm run --silent lab -- status --markdown >> "$GITHUB_STEP_SUMMARY"`).
  */
-export function statusMarkdown(catalog: Catalog, text: Messages): string {
+export function statusMarkdown(catalog: Catalog, text: CliWords): string {
   const statuses = catalog.stages.map((stage) => stageStatus(stage, text));
   const rows = statuses.map((status) => {
     const { stage } = status;
@@ -168,7 +167,7 @@ export function statusMarkdown(catalog: Catalog, text: Messages): string {
   ].join("\n");
 }
 
-export function printStatus(catalog: Catalog, output: Output, text: Messages): void {
+export function printStatus(catalog: Catalog, output: Output, text: CliWords): void {
   const rows = catalog.stages.map((stage) => {
     const status = stageStatus(stage, text);
     const modules = status.modules.map((module) => `${module.name}.ts ${module.present ? "✔" : "·"}`).join(" ");

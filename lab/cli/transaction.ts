@@ -14,7 +14,7 @@ import * as z from "zod/mini";
 import type { AtomicFileSystem } from "forge/tools/atomic";
 import { writeFileAtomic, readFileState, sha256, type FileState } from "../core/files.js";
 import { backupFiles, dirs, workspaceFile } from "../core/layout.js";
-import type { Messages } from "../i18n/messages.js";
+import type { CliWords } from "./words/index.js";
 import { reference } from "../trees/reference.js";
 import { CommandError } from "./shared.js";
 
@@ -57,7 +57,7 @@ export type BackupEntry = z.infer<typeof entrySchema>;
 export type Manifest = z.infer<typeof manifestV2>;
 
 /** Reads a backup's manifest in the current form, whichever version wrote it; or says why it cannot. */
-export function readManifest(name: string, text: Messages): Manifest | string {
+export function readManifest(name: string, text: CliWords): Manifest | string {
   const state = readFileState(backupFiles(name).manifest);
   if (state.kind !== "file") return text.transaction.noManifest;
   let data: unknown;
@@ -102,7 +102,7 @@ function backupName(now: Date): string {
   }
 }
 
-function describe(error: unknown, text: Messages): string {
+function describe(error: unknown, text: CliWords): string {
   const code = error instanceof Error && "code" in error ? String(error.code) : "";
   const known: Readonly<Record<string, string>> = text.transaction.errors;
   const message = error instanceof Error ? error.message : String(error);
@@ -111,7 +111,7 @@ function describe(error: unknown, text: Messages): string {
 
 const stateHash = (state: FileState): string | null | "other" =>
   state.kind === "file" ? sha256(state.bytes) : state.kind === "missing" ? null : "other";
-const show = (hash: string | null | "other", text: Messages) =>
+const show = (hash: string | null | "other", text: CliWords) =>
   hash === null ? text.transaction.noFile : hash === "other" ? text.transaction.notRegular : hash.slice(0, 12);
 
 /** Thrown when a file is not what the plan says, right before it would be replaced. */
@@ -125,7 +125,7 @@ export interface ApplyOptions {
   readonly now?: Date;
   /** Told the backup's name as soon as its manifest is on disk. */
   readonly onBackup?: (name: string) => void;
-  readonly text: Messages;
+  readonly text: CliWords;
 }
 
 /**
@@ -232,7 +232,7 @@ async function rollBack(
   changes: readonly Change[],
   entries: readonly BackupEntry[],
   done: readonly number[],
-  text: Messages,
+  text: CliWords,
 ): Promise<{ left: string[]; restored: number }> {
   const { atomic } = await reference();
   const left: string[] = [];

@@ -15,7 +15,7 @@ import { ciRun } from "./run.js";
 import type { Target } from "../trees/targets.js";
 import type { Verification } from "./schema.js";
 import type { Locale } from "../core/locale.js";
-import { messages } from "../i18n/messages.js";
+import { testWords } from "../vitest/words/index.js";
 
 /** The error a run ends with when a verification.json could not be written. */
 export const EVIDENCE_NOT_WRITTEN_ERROR = "EvidenceNotWritten";
@@ -115,9 +115,7 @@ export class EvidenceReporter implements Reporter {
       } catch (error) {
         // A read-only or full disk, or a file where the folder belongs: the other stages' evidence is
         // still written, and the run fails with one line per file instead of a stack trace.
-        unwritten.push(
-          messages(this.locale).test.evidenceNotWritten(shownPath(file), error instanceof Error ? error.message : String(error)),
-        );
+        unwritten.push(testWords(this.locale).evidenceNotWritten(shownPath(file), error instanceof Error ? error.message : String(error)));
       }
     }
     if (unwritten.length > 0) {

@@ -46,3 +46,26 @@ export function localeFromEnvironment(env: Environment = processEnv(), systemTag
   }
   return editionOf(systemTag ?? Intl.DateTimeFormat().resolvedOptions().locale) ?? "en";
 }
+
+// The one message a process may need before it knows its edition: FORGE_LANG names none. It is said in
+// the language the rest of the environment asks for.
+const UNKNOWN_LOCALE: Readonly<Record<Locale, (value: string, accepted: readonly string[]) => string>> = {
+  en: (value, accepted) =>
+    `FORGE_LANG=${JSON.stringify(value)} names no edition of the course: use one of ${accepted.join(", ")}, or leave it unset to follow the system's language.`,
+  "zh-CN": (value, accepted) =>
+    `FORGE_LANG=${JSON.stringify(value)} 不是本课程的语言版本：请设为 ${accepted.join(" 或 ")}，或者不设置，跟随系统语言。`,
+};
+
+/**
+ * The edition the environment asks for, chosen once when a program starts; or, when FORGE_LANG names
+ * no edition, the one line that says so — in the language the rest of the environment asks for.
+ */
+export function chooseLocale(env: Environment = processEnv()): { readonly locale: Locale } | { readonly error: string } {
+  try {
+    return { locale: localeFromEnvironment(env) };
+  } catch (error) {
+    if (!(error instanceof UnknownLocaleError)) throw error;
+    const { FORGE_LANG: _wrong, ...rest } = env;
+    return { error: UNKNOWN_LOCALE[localeFromEnvironment(rest)](error.value, LOCALES) };
+  }
+}

@@ -8,7 +8,6 @@ import { $ } from "zx";
 import type { Stage } from "../catalog/catalog.js";
 import { writeFileAtomic } from "../core/files.js";
 import { acquireLock, LockRefused } from "../core/lock.js";
-import { messages } from "../i18n/messages.js";
 import { dirs, repoPath, ROOT } from "../core/layout.js";
 import { currentSources, mutatedModules, readSummary, summaryFile } from "./stage.js";
 import { summarize, verdicts, type MutationSummary, type StrykerReport } from "./summary.js";
@@ -110,8 +109,7 @@ function mutationLock(stage: Stage) {
     return acquireLock(join(dirs.mutationState, `${stage.id}.lock`), `mutate ${stage.id}`);
   } catch (error) {
     if (!(error instanceof LockRefused)) throw error;
-    const { refusal } = error;
-    const text = messages("en").lock;
-    throw new Error(refusal.kind === "busy" ? text.busy(refusal.command, refusal.pid, refusal.startedAt) : text.contended);
+    // `npm run mutate` is an author's tool and speaks English: the lock's own words say who holds it.
+    throw new Error(`${error.message}: another mutation run of ${stage.id} is under way`);
   }
 }

@@ -11,7 +11,7 @@ import { colourEnvironment, displayWidth, paint } from "../core/style.js";
 import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
 import { checkChineseFont, checkNode, checkTsconfig, printDoctor, probeChineseFont } from "../cli/doctor.js";
-import { messages } from "../i18n/messages.js";
+import { cliWords } from "../cli/words/index.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
@@ -109,7 +109,7 @@ it.concurrent("fault --check says not fixed for the copied faulty module and fix
   expect(reopened.status, "a repair in progress is not overwritten without --yes").toBe(1);
 });
 
-const ENGLISH = messages("en");
+const ENGLISH = cliWords("en");
 
 /** The CLI in this process, its output captured: for commands that only read. */
 async function labHere(args: readonly string[]): Promise<Run> {
@@ -418,7 +418,7 @@ it("writes no colour codes when NO_COLOR is set, even to a terminal, and hands t
 });
 
 it("doctor looks for a font that covers Chinese: a warning for an English class, a problem for a Chinese one", () => {
-  const CHINESE = messages("zh-CN");
+  const CHINESE = cliWords("zh-CN");
   const none = { kind: "none", platform: "linux" } as const;
   const verdict = (finding: ReturnType<typeof checkChineseFont>) =>
     `${finding.ok ? "ok" : finding.warning ? "warning" : "problem"}: ${finding.detail}`;

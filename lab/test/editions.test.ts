@@ -15,7 +15,7 @@ import { failureSchema } from "../catalog/failure-schema.js";
 import { stageSchema } from "../catalog/stage-schema.js";
 import { contractEditionProblems, contractIn, specEditionProblems, specIn } from "../i18n/content.js";
 import { GLOSSARY, glossaryPage, term } from "../i18n/glossary.js";
-import { messages } from "../i18n/messages.js";
+import { cliWords } from "../cli/words/index.js";
 import { localized, repoPath, ROOT } from "../core/layout.js";
 import { committedSummary } from "../mutation/stage.js";
 import { temporaryFolder, writeTree } from "../testing.js";
@@ -215,7 +215,7 @@ it("quotes the first line of `lab hint` as the CLI prints it, in each edition", 
   for (const stage of loadCatalog().stages) {
     const total = stage.spec?.hints.length ?? 0;
     for (const locale of ["en", "zh-CN"] as const) {
-      const line = messages(locale).hint.shown(stage.nn, stage.slug, 1, total, "…");
+      const line = cliWords(locale).hint.shown(stage.nn, stage.slug, 1, total, "…");
       expect(read(localized(repoPath(stage.readmePath), locale)), `${stage.id}: the ${locale} lesson quotes`).toContain(line);
     }
   }

@@ -9,7 +9,7 @@ import { displayWidth, padDisplay } from "../core/style.js";
 import { lessonIn } from "../i18n/content.js";
 import { isLocale } from "../core/locale.js";
 import { editionOf, forgeLang, localeFromEnvironment, UnknownLocaleError } from "../i18n/locale.js";
-import { chooseLocale } from "../i18n/messages.js";
+import { chooseLocale } from "../i18n/locale.js";
 
 it("reads FORGE_LANG first, then LC_ALL, LC_MESSAGES and LANG in that order, then the system's own locale", () => {
   const chosen = {

@@ -13,7 +13,7 @@ import { MODULE_DIR, dirs, repoPath, shownPath } from "../core/layout.js";
 import { lessonIn } from "../i18n/content.js";
 import { term } from "../i18n/glossary.js";
 import type { Locale } from "../core/locale.js";
-import { messages } from "../i18n/messages.js";
+import { testWords } from "./words/index.js";
 import { lookupInLayers, type LayerEntry, type Tree } from "../trees/trees.js";
 import type { NotAFile } from "../core/files.js";
 import { closeTypecheckers, isSyntaxError, keepTypecheckersOpen, typecheckWorkspace, type Diagnostic } from "./typecheck.js";
@@ -49,16 +49,16 @@ export interface LayerOptions {
  */
 export function missingModuleMessage(options: LayerOptions, name: string): string {
   const { stage, tree, owners } = options;
-  const text = messages(options.locale);
+  const text = testWords(options.locale);
   const owner = owners.get(name);
   if (tree.target === "workspace") {
     const file = repoPath(join(dirs.workspace, MODULE_DIR, `${name}.ts`));
-    if (!owner) return text.test.notWritten(name, file);
+    if (!owner) return text.notWritten(name, file);
     const lesson = lessonIn(owner, options.locale);
     const earlier = owner.number < stage.number ? owner.id : null;
-    return text.test.notWrittenExplained(name, file, repoPath(lesson.file), term(MODULE_SECTION, lesson.locale), earlier);
+    return text.notWrittenExplained(name, file, repoPath(lesson.file), term(MODULE_SECTION, lesson.locale), earlier);
   }
-  return text.test.notInTree(name, tree.name, stage.id);
+  return text.notInTree(name, tree.name, stage.id);
 }
 
 /**
@@ -69,7 +69,7 @@ export function typeScriptErrorMessage(diagnostics: readonly Diagnostic[], local
   const [first] = diagnostics;
   if (!first) return "";
   const where = `${repoPath(first.file)}:${first.line}:${first.column}`;
-  return messages(locale).test.typeScript(where, isSyntaxError(first), first.code, first.message, diagnostics.length - 1);
+  return testWords(locale).typeScript(where, isSyntaxError(first), first.code, first.message, diagnostics.length - 1);
 }
 
 const UNRESOLVED_NEIGHBOUR = /^Cannot find module '\.\/([a-z][a-z0-9-]*)(?:\.js|\.ts)?'/;
@@ -155,7 +155,7 @@ export function forgeLayers(options: LayerOptions): Plugin {
     },
     async load(id) {
       const standIn = notAFiles.get(id);
-      if (standIn) return throwingModule(NOT_A_FILE_ERROR, messages(options.locale).test.notAFile(shownPath(standIn.path), standIn.kind));
+      if (standIn) return throwingModule(NOT_A_FILE_ERROR, testWords(options.locale).notAFile(shownPath(standIn.path), standIn.kind));
       if (id.startsWith(MISSING_PREFIX)) {
         const name = id.slice(MISSING_PREFIX.length);
         return throwingModule(MISSING_MODULE_ERROR, missingModuleMessage(options, name), name);

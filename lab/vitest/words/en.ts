@@ -1,0 +1,21 @@
+// What `npm test` says to a learner in English: a module that cannot load, a type error, evidence that
+// cannot be written, a target that does not exist. The Chinese table beside it is typed by this one.
+import type { NotAFile } from "../../core/files.js";
+
+export const TEST_WORDS = {
+  notWritten: (module: string, file: string) => `forge/tools/${module} is not written yet: create ${file}.`,
+  notWrittenExplained: (module: string, file: string, lesson: string, section: string, earlier: string | null) =>
+    `forge/tools/${module} is not written yet: create ${file} (explained in ${lesson}, section "${section}").${
+      earlier ? ` It belongs to ${earlier}, an earlier stage.` : ""
+    }`,
+  notInTree: (module: string, tree: string, stage: string) => `forge/tools/${module} does not exist in the ${tree} tree of ${stage}.`,
+  notAFile: (file: string, what: NotAFile) => `${file} is ${what}, not a file: move it away and write the module there.`,
+  evidenceNotWritten: (file: string, reason: string) =>
+    `the tests ran, but ${file} could not be written (${reason}): the self-check and lab status do not see this run.`,
+  typeScript: (where: string, syntax: boolean, code: string, message: string, more: number) =>
+    `${where} ${syntax ? "syntax" : "type"} error ${code}: ${message}${more > 0 ? ` (and ${more} more; fix this one first)` : ""}`,
+  notATarget: (source: "FORGE_TARGET" | "--target", value: string, targets: readonly string[]) =>
+    `${source}="${value}" is not a target. Use one of: ${targets.join(", ")} (workspace is the default).`,
+};
+
+export type TestWords = typeof TEST_WORDS;
