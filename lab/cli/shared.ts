@@ -55,37 +55,31 @@ export function fileHash(file: string, text: CliWords): string | null {
 
 export const short = (hash: string | null) => (hash ? hash.slice(0, 12) : "-");
 
-/** Node's parseArgs error as data: its code says what went wrong, its message's first quote names the option. */
-function optionProblem(error: unknown): OptionProblem {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof Error && "code" in error ? error.code : undefined;
-  // "Unknown option '--force'", "Option '-y, --yes' does not take an argument": the first quote names
-  // the option, its long form last.
-  const words = (/'([^']*)'/.exec(message)?.[1] ?? "").split(/[ ,]+/).filter((word) => word.startsWith("-"));
-  const option = words.find((word) => word.startsWith("--")) ?? words[0] ?? null;
-  const kind =
-    code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
-      ? "unknown"
-      : code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
-        ? "other"
-        : message.includes("does not take an argument")
-          ? "takes no value"
-          : "needs a value";
-  return { kind, option, message };
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * What is wrong with a command line's options, read from parseArgs' tokens rather than from its English
+ * error messages: an option the command does not have, a flag given a value, an option left without
+ * one. Null when the options are fine.
+ */
+export function optionProblem(args: readonly string[], options: Options): OptionProblem | null {
+  const { tokens } = parseArgs({ args: [...args], options, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const config = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+    if (config === undefined) return { kind: "unknown", option: token.rawName };
+    if (config.type === "boolean" && token.inlineValue) return { kind: "takes no value", option: token.rawName };
+    if (config.type === "string" && token.value === undefined) return { kind: "needs a value", option: token.rawName };
+  }
+  return null;
 }
 
 /** Parses a command's options; an unknown option is a usage error naming the command's help. */
 export function parse<T extends ParseArgsConfig["options"]>(command: string, args: readonly string[], options: T, text: CliWords) {
-  try {
-    return parseArgs({
-      args: [...args],
-      options: { ...options, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(text.cli.option(optionProblem(error), command));
-  }
+  const all = { ...options, help: { type: "boolean" as const, short: "h" } };
+  const problem = optionProblem(args, all as Options);
+  if (problem) throw new UsageError(text.cli.option(problem, command));
+  return parseArgs({ args: [...args], options: all, allowPositionals: true, strict: true });
 }
 
 /** Asks on the terminal; only called when stdin is a terminal. */

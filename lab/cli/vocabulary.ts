@@ -6,11 +6,11 @@
 /** Where a stage stands in a learner's workspace, as `lab status` says. */
 export type WorkspaceState = "not started" | "copied by start" | "in progress" | "failing" | "passed" | "changed since passing";
 
-/** Why an option could not be parsed; `message` is Node's own (English) sentence. */
+/** Why a command's options could not be parsed: which option, and what is wrong with it. */
 export type OptionProblem = {
-  readonly kind: "unknown" | "needs a value" | "takes no value" | "other";
-  readonly option: string | null;
-  readonly message: string;
+  readonly kind: "unknown" | "needs a value" | "takes no value";
+  /** As it was typed: `--force`, `-x`. */
+  readonly option: string;
 };
 
 /** What `lab fault` found wrong with a fault that was not reproduced. */

@@ -12,6 +12,7 @@ import { judgeDrift, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
 import { checkChineseFont, checkNode, checkTsconfig, printDoctor, probeChineseFont } from "../cli/doctor.js";
 import { cliWords } from "../cli/words/index.js";
+import { optionProblem } from "../cli/shared.js";
 import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
@@ -447,4 +448,32 @@ it("doctor looks for a font that covers Chinese: a warning for an English class,
   });
   const probe = probeChineseFont();
   expect(["found", "none", "unknown"], `what this machine's probe found: ${JSON.stringify(probe)}`).toContain(probe.kind);
+});
+
+it("reads what is wrong with a command's options from parseArgs' tokens, never from its English messages", () => {
+  const options = { yes: { type: "boolean" }, target: { type: "string" }, out: { type: "string", short: "o" } } as const;
+  const cases = Object.fromEntries(
+    [
+      ["--force"],
+      ["--yes=1"],
+      ["--target"],
+      ["-z"],
+      ["--constructor"],
+      ["--__proto__=x"],
+      ["-o"],
+      ["--yes", "--target", "solution"],
+      ["-o", "x.html"],
+    ].map((args) => [args.join(" "), optionProblem(args, options)]),
+  );
+  expect(cases, "command line → problem").toEqual({
+    "--force": { kind: "unknown", option: "--force" },
+    "--yes=1": { kind: "takes no value", option: "--yes" },
+    "--target": { kind: "needs a value", option: "--target" },
+    "-z": { kind: "unknown", option: "-z" },
+    "--constructor": { kind: "unknown", option: "--constructor" },
+    "--__proto__=x": { kind: "unknown", option: "--__proto__" },
+    "-o": { kind: "needs a value", option: "-o" },
+    "--yes --target solution": null,
+    "-o x.html": null,
+  });
 });

@@ -118,7 +118,14 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     usage: (usage: string, summary: string, help: string) => `Usage: npm run lab -- ${usage}\n\n${summary}.\n${help}`,
     notACommand: (name: string, commands: string) => `"${name}" is not a command. Commands: ${commands}`,
     failed: (command: string, message: string) => `lab ${command} failed: ${message}`,
-    option: (problem: OptionProblem, command: string) => `${problem.message}. See: npm run lab -- ${command} --help`,
+    option: (problem: OptionProblem, command: string) =>
+      `${
+        problem.kind === "unknown"
+          ? `Unknown option '${problem.option}'`
+          : problem.kind === "needs a value"
+            ? `Option '${problem.option}' needs a value`
+            : `Option '${problem.option}' takes no value`
+      }. See: npm run lab -- ${command} --help`,
     nameAStage: (stages: string) => `name a stage: one of ${stages} (or just its number)`,
     notAStage: (name: string, stages: string) => `"${name}" is not a stage. Stages: ${stages} (a number such as 4 works too)`,
     notAFile: (file: string, what: NotAFile) => `${file} is ${what}, not a file: move it out of the way and run the command again.`,

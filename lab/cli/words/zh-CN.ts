@@ -117,15 +117,11 @@ ${lines}
     failed: (command, message) => `lab ${command} 失败：${message}`,
     option: (problem, command) => {
       const what =
-        problem.option === null
-          ? problem.message
-          : problem.kind === "unknown"
-            ? `没有 ${problem.option} 这个选项`
-            : problem.kind === "needs a value"
-              ? `选项 ${problem.option} 需要一个值`
-              : problem.kind === "takes no value"
-                ? `选项 ${problem.option} 不接受值`
-                : problem.message;
+        problem.kind === "unknown"
+          ? `没有 ${problem.option} 这个选项`
+          : problem.kind === "needs a value"
+            ? `选项 ${problem.option} 需要一个值`
+            : `选项 ${problem.option} 不接受值`;
       return `${what}。参见：npm run lab -- ${command} --help`;
     },
     nameAStage: (stages) => `请指定阶段：${stages} 之一（也可以只写编号）`,
