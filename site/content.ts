@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { experimentId, loadCatalog, type Problem, type Stage } from "../lab/catalog/catalog.js";
-import { faultPatch } from "../lab/catalog/fault-patch.js";
+import { patchText } from "../lab/trees/faults.js";
 import { knownCopies } from "../lab/evidence/copies.js";
 import { localized, moduleFile, repoPath } from "../lab/core/layout.js";
 import { contractIn, specIn } from "../lab/i18n/content.js";
@@ -71,17 +71,9 @@ export function loadCourse(): Course {
       const file = moduleFile(stage.solutionDir, name);
       return { path: repoPath(file), code: readFileSync(file, "utf8") };
     });
-    const faults = stage.faults.flatMap(({ id, isDefault, dir, contract: faultContract }) =>
-      faultContract
-        ? [
-            {
-              id,
-              isDefault,
-              contract: faultContract,
-              file: repoPath(join(dir, faultContract.faultFile)),
-              diff: faultPatch(stage, { dir, contract: faultContract }),
-            },
-          ]
+    const faults = stage.faults.flatMap(({ id, isDefault, patchPath, contract: faultContract }) =>
+      faultContract && existsSync(patchPath)
+        ? [{ id, isDefault, contract: faultContract, file: repoPath(patchPath), diff: patchText({ patchPath }) }]
         : [],
     );
     const twins: Partial<Record<Locale, string>> = {};

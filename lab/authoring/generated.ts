@@ -20,9 +20,10 @@ export interface GeneratedFile {
 }
 
 /**
- * Every fault's layer as a repository path: each stage's default fault first, in stage order, then the
- * further faults. A faulty module imports its stage's other modules by relative path, so its folder is a
- * root dir beside the references, which come first and so answer those imports.
+ * Every fault's tree as a repository path (.lab/faults/<stage>/<fault-id>, made from its patch): each
+ * stage's default fault first, in stage order, then the further faults. A faulty module imports its
+ * stage's other modules by relative path, so its folder is a root dir beside the references, which come
+ * first and so answer those imports.
  */
 function faultLayers(catalog: Catalog): string[] {
   const defaults = catalog.stages.map((stage) => repoPath(stage.faultyDir, stage.root));
@@ -62,7 +63,11 @@ export function tsconfigFor(catalog: Catalog, current: string): string {
   const compilerOptions = { ...config.compilerOptions };
   compilerOptions.paths = { "forge/tools/*": solutions.map((dir) => `${dir}/forge/tools/*`) };
   compilerOptions.rootDirs = [...solutions, ...faulty];
-  return `${JSON.stringify({ ...config, compilerOptions }, null, 2)}\n`;
+  // The fault trees are type-checked too, once made (npm run typecheck and verify make them first).
+  const include = [
+    ...new Set([...((config as { include?: string[] }).include ?? []).filter((entry) => entry !== "faulty"), ".lab/faults"]),
+  ];
+  return `${JSON.stringify({ ...config, compilerOptions, include }, null, 2)}\n`;
 }
 
 /** The checkout a catalog was read from: its committed files, wherever FORGE_WORKSPACE or FORGE_EVIDENCE point a run's folders. */

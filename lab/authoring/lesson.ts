@@ -126,7 +126,7 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
     case "fault": {
       const rows: [string, string][] = [
         [label("Fault"), `\`${contract.id}\``],
-        [label("Fault file"), `\`faulty/${stage.id}/${contract.faultFile}\``],
+        [label("Fault file"), `\`faulty/${stage.id}/${contract.id}.patch\``],
         [label("Target test"), contract.targetTest],
         [label("Expected failure"), `\`/${contract.expectedFailure}/\``],
         [label("Also failing"), contract.alsoFailing.length === 0 ? words.none : contract.alsoFailing.join("; ")],

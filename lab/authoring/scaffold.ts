@@ -7,15 +7,14 @@ import { dirs, modulePath, moduleFile, repoPath, stageFiles } from "../core/layo
 import { type Catalog } from "../catalog/catalog.js";
 import { MODULE_NAME, STAGE_ID } from "../catalog/names.js";
 import { SECTIONS } from "../catalog/sections.js";
+import { placeholderFault } from "./fault-draft.js";
+import { PLACEHOLDER, todo } from "./placeholder.js";
 import { BLOCK_NAMES, BLOCKS, sectionTitles } from "./lesson.js";
 import { switchLine } from "./editions.js";
 import { localized } from "../core/layout.js";
 import { TWIN_LOCALE, type Locale } from "../core/locale.js";
 
 /** The mark of a piece the author still has to write. */
-export const PLACEHOLDER = "PLACEHOLDER";
-
-const todo = (what: string) => `${PLACEHOLDER}: ${what}`;
 
 export interface ScaffoldRequest {
   readonly number: number;
@@ -148,7 +147,7 @@ it("${todo("name this test for the property it proves")}", () => {
       { file: files.spec, content: `${JSON.stringify(spec, null, 2)}\n` },
       { file: files.test(module), content: test },
       { file: moduleFile(files.solution, module), content: stub },
-      { file: moduleFile(files.faulty, module), content: stub },
+      { file: files.patchOf("placeholder-fault"), content: placeholderFault(module, stub) },
       { file: files.contract, content: `${JSON.stringify(contract, null, 2)}\n` },
     ],
   };

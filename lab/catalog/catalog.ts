@@ -22,6 +22,9 @@ export interface Stage {
   readonly specPath: string;
   readonly contractPath: string;
   readonly solutionDir: string;
+  /** Where the stage's fault patches are: faulty/<stage>/. */
+  readonly patchesDir: string;
+  /** The default fault's tree (the `faulty` target's top layer), made from its patch on demand. */
   readonly faultyDir: string;
   readonly testFiles: readonly string[];
   readonly spec: StageSpec | null;
@@ -32,14 +35,15 @@ export interface Stage {
 }
 
 /**
- * One injected fault of a stage: its own tree (the reference with one module replaced by a faulty copy)
- * and its contract. The default fault lives at faulty/<stage>/ with fixtures/<stage>/failure.json; each
- * further one at faulty/<stage>/<fault-id>/ with fixtures/<stage>/faults/<fault-id>.json.
+ * One injected fault of a stage: a one-hunk patch of the reference, faulty/<stage>/<fault-id>.patch, and
+ * its contract: fixtures/<stage>/failure.json for the default fault, fixtures/<stage>/faults/<fault-id>.json
+ * for each further one. Its tree is the reference with the patched module on top (lab/trees/faults.ts).
  */
 export interface Fault {
   readonly id: string;
   readonly isDefault: boolean;
-  /** The layer that holds the faulty module. */
+  readonly patchPath: string;
+  /** The layer that holds the faulty module, made from the patch on demand. */
   readonly dir: string;
   readonly contractPath: string;
   readonly contract: FaultContract | null;
@@ -99,7 +103,10 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
   const problem = (file: string, message: string) => problems.push({ stage: id, file: repoPath(file, layout.root), message });
   const spec = readValidated(specPath, stageSchema, problem);
   const contract = readValidated(contractPath, failureSchema, problem);
-  const faults: Fault[] = [{ id: contract?.id ?? "default", isDefault: true, dir: files.faulty, contractPath, contract }];
+  const defaultId = contract?.id ?? "default";
+  const faults: Fault[] = [
+    { id: defaultId, isDefault: true, patchPath: files.patchOf(defaultId), dir: files.faultTreeOf(defaultId), contractPath, contract },
+  ];
   const further = existsSync(files.faultContracts)
     ? readdirSync(files.faultContracts, { withFileTypes: true })
         .filter((entry) => entry.isFile() && entry.name.endsWith(".json"))
@@ -112,12 +119,14 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
     const extra = readValidated(path, failureSchema, problem);
     if (extra && extra.id !== faultId) problem(path, `id: "${extra.id}" must be the file's name, "${faultId}"`);
     if (faults.some((fault) => fault.id === faultId)) problem(path, `a fault named "${faultId}" already exists in this stage`);
-    // faulty/<stage>/forge/ is the default fault's layer; a further fault cannot share its folder.
-    if (faultId === MODULE_DIR.split(/[\\/]/)[0]) {
-      problem(path, `"${faultId}" cannot name a fault: faulty/${id}/${faultId}/ is the default fault's folder`);
-      continue;
-    }
-    faults.push({ id: faultId, isDefault: false, dir: files.faultyOf(faultId), contractPath: path, contract: extra });
+    faults.push({
+      id: faultId,
+      isDefault: false,
+      patchPath: files.patchOf(faultId),
+      dir: files.faultTreeOf(faultId),
+      contractPath: path,
+      contract: extra,
+    });
   }
   const stage: Stage = {
     id,
@@ -130,7 +139,8 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
     specPath,
     contractPath,
     solutionDir: files.solution,
-    faultyDir: files.faulty,
+    patchesDir: files.faulty,
+    faultyDir: files.faultTreeOf(defaultId),
     testFiles: readdirSync(dir)
       .filter((name) => name.endsWith(".test.ts"))
       .sort()
@@ -150,8 +160,8 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
   }
   for (const fault of stage.faults) {
     if (!fault.contract) continue;
-    const faultFile = join(fault.dir, fault.contract.faultFile);
-    if (!existsSync(faultFile)) problem(faultFile, `missing: ${basename(fault.contractPath)} names this fault file`);
+    if (!existsSync(fault.patchPath))
+      problem(fault.patchPath, `missing: ${basename(fault.contractPath)} is the contract of fault "${fault.id}", whose patch this is`);
     const faultModule = fault.contract.faultFile.replace(/^forge\/tools\//, "").replace(/\.ts$/, "");
     if (spec && !spec.modules.includes(faultModule)) {
       problem(fault.contractPath, `faultFile: "${fault.contract.faultFile}" is not one of the modules this stage adds`);

@@ -185,6 +185,34 @@ const COMMAND_TABLE: Readonly<Record<CommandName, Command>> = {
       return 0;
     },
   },
+  "new-fault": {
+    usage: "new-fault <stage> <fault-id>",
+    run: async (args, stages, output, text) => {
+      const { positionals } = parse("new-fault", args, {}, text);
+      const [name, id] = positionals;
+      if (name === undefined || id === undefined || positionals.length > 2) throw new UsageError(text.cli.newFaultArguments);
+      const stage = requireStage(stages, name, text);
+      const { draftFault, faultIdProblem } = await import("../authoring/fault-draft.js");
+      const problem = faultIdProblem(id);
+      if (problem) throw new UsageError(problem);
+      const step = draftFault(stage, id);
+      switch (step.kind) {
+        case "drafted":
+          if (step.contract) output.out(text.cli.created(repoPath(step.contract)));
+          output.out(text.cli.faultDrafted(repoPath(step.draft)));
+          return 0;
+        case "unchanged":
+          output.out(text.cli.faultUnchanged(repoPath(step.draft)));
+          return 1;
+        case "several changes":
+          output.out(text.cli.faultSeveral(repoPath(step.draft), step.hunks));
+          return 1;
+        case "saved":
+          output.out(text.cli.faultSaved(repoPath(step.patch), `npm run lab -- fault ${stage.nn} ${id}`));
+          return 0;
+      }
+    },
+  },
 };
 
 // Looked up as an own property: a command named "constructor" or "__proto__" must not find Object.prototype's.

@@ -5,7 +5,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findFault, type Catalog, type Fault, type Stage } from "../catalog/catalog.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
-import { faultPatch } from "../catalog/fault-patch.js";
 import { evaluateContract } from "../evidence/judge.js";
 import { writeFileAtomic } from "../core/files.js";
 import { dirs, repoPath } from "../core/layout.js";
@@ -14,6 +13,7 @@ import { displayWidth, padDisplay, paint } from "../core/style.js";
 import { contractIn } from "../i18n/content.js";
 import type { CliWords } from "./words/index.js";
 import type { NotReproduced } from "./vocabulary.js";
+import { materializeFault, patchText } from "../trees/faults.js";
 import { faultTree, repairTree } from "../trees/trees.js";
 import { CommandError, fileHash, UsageError, type Output } from "./shared.js";
 
@@ -42,11 +42,11 @@ export function listFaults(stage: Stage, output: Output, text: CliWords): void {
   }
 }
 
-/** The unified diff from the faulty module to the reference, coloured on a terminal. */
-export function faultDiff(stage: Stage, fault: ContractedFault, colours = paint()): string {
-  return faultPatch(stage, fault)
+/** The fault's patch as it is stored, coloured on a terminal: the change the fault makes; the fix undoes it. */
+export function faultDiff(fault: ContractedFault, colours = paint()): string {
+  return patchText(fault)
+    .trimEnd()
     .split("\n")
-    .filter((line) => !/^={3,}$/.test(line))
     .map((line) =>
       line.startsWith("+") && !line.startsWith("+++")
         ? colours.green(line)
@@ -76,7 +76,7 @@ export async function demonstrate(
   output.out(colours.bold(text.fault.title(stage.id, contract.id)));
   output.out("");
   output.out(text.fault.contract);
-  output.out(`  ${padDisplay(labels.faultFile, width)}${repoPath(join(fault.dir, contract.faultFile))}`);
+  output.out(`  ${padDisplay(labels.faultFile, width)}${repoPath(fault.patchPath)}`);
   output.out(`  ${padDisplay(labels.targetTest, width)}${contract.targetTest}`);
   output.out(`  ${padDisplay(labels.expectedFailure, width)}/${contract.expectedFailure}/`);
   output.out(
@@ -100,7 +100,7 @@ export async function demonstrate(
   output.out(text.fault.fixPrinciple(words.fixPrinciple));
   output.out("");
   output.out(text.fault.theFix);
-  output.out(faultDiff(stage, fault, colours));
+  output.out(faultDiff(fault, colours));
   output.out("");
   if (result.reproduced) {
     output.out(colours.green(text.fault.reproduced));
@@ -128,7 +128,8 @@ function faultArgs(stage: Stage, fault: Pick<Fault, "id" | "isDefault">): string
 /** Copies the faulty module into faultlab/ for a learner to repair; a repair in progress is never overwritten without consent. */
 export function openFaultLab(stage: Stage, fault: ContractedFault, yes: boolean, output: Output, text: CliWords): void {
   const { contract } = fault;
-  const source = join(fault.dir, contract.faultFile);
+  const source = materializeFault(stage, fault);
+  if (source === null) throw new CommandError(text.fault.noPatch(fault.id, repoPath(fault.patchPath)));
   const target = join(faultlabFolder(stage, fault), contract.faultFile);
   const current = fileHash(target, text);
   if (current !== null && current !== fileHash(source, text) && !yes) throw new CommandError(text.fault.repairInProgress(repoPath(target)));

@@ -37,6 +37,8 @@ export function layoutOf(root: string) {
     backups: join(labState, "backups"),
     lock: join(labState, "lock"),
     hints: join(labState, "hints.json"),
+    /** Each fault's tree, made from its patch when a run needs a real file (lab/trees/faults.ts). */
+    faultTrees: join(labState, "faults"),
     /** `npm run mutate`'s generated configurations and StrykerJS's sandboxes (git-ignored). */
     mutationState: join(labState, "mutation"),
     /** StrykerJS's HTML reports, one per stage (git-ignored). */
@@ -99,9 +101,11 @@ export function stageFiles(layout: Layout, id: string) {
     /** The committed summary of `npm run mutate` for the stage. */
     mutation: join(layout.fixtures, id, "mutation.json"),
     solution: join(layout.solutions, id),
+    /** The stage's faults, one `<fault-id>.patch` each: a one-hunk change of the reference module. */
     faulty: join(layout.faulty, id),
-    /** The tree of a further fault: the faulty module under `faulty/<stage>/<fault-id>/`. */
-    faultyOf: (faultId: string) => join(layout.faulty, id, faultId),
+    patchOf: (faultId: string) => join(layout.faulty, id, `${faultId}.patch`),
+    /** The tree a fault's runs use, made from its patch on demand (git-ignored). */
+    faultTreeOf: (faultId: string) => join(layout.faultTrees, id, faultId),
     /** A test file of the stage, by its name without `.test.ts`. */
     test: (name: string) => join(dir, `${name}.test.ts`),
   } as const;

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Stage } from "../catalog/catalog.js";
 import { withLf } from "../core/files.js";
 import { moduleFile } from "../core/layout.js";
+import { faultyModule, PatchError } from "../trees/faults.js";
 
 export type CopyKind = "reference" | "faulty";
 
@@ -23,15 +24,26 @@ export function lfHash(bytes: Uint8Array): string {
   return sha256(withLf(Buffer.from(bytes).toString("utf8")));
 }
 
-/** The course's own versions of a stage's modules: the reference, and the faulty one where it exists. */
-function ownVersions(stage: Stage): Array<{ module: string; kind: CopyKind; file: string }> {
-  const versions: Array<{ module: string; kind: CopyKind; file: string }> = [];
+/** The course's own versions of a stage's modules: the reference, and each fault's module (made from its patch). */
+function ownVersions(stage: Stage): Array<{ module: string; kind: CopyKind; text: string }> {
+  const versions: Array<{ module: string; kind: CopyKind; text: string }> = [];
   for (const module of stage.spec?.modules ?? []) {
-    versions.push({ module, kind: "reference", file: moduleFile(stage.solutionDir, module) });
-    const faulty = moduleFile(stage.faultyDir, module);
-    if (existsSync(faulty)) versions.push({ module, kind: "faulty", file: faulty });
+    const reference = moduleFile(stage.solutionDir, module);
+    if (existsSync(reference)) versions.push({ module, kind: "reference", text: withLf(readFileSync(reference, "utf8")) });
   }
-  return versions.filter((version) => existsSync(version.file));
+  for (const fault of stage.faults) {
+    if (!existsSync(fault.patchPath)) continue;
+    let made: { file: string; text: string };
+    try {
+      made = faultyModule(stage, fault);
+    } catch (error) {
+      if (error instanceof PatchError) continue; // verify names a patch that no longer applies
+      throw error;
+    }
+    const module = made.file.replace(/^forge\/tools\//, "").replace(/\.ts$/, "");
+    versions.push({ module, kind: "faulty", text: withLf(made.text) });
+  }
+  return versions;
 }
 
 /**
@@ -40,8 +52,8 @@ function ownVersions(stage: Stage): Array<{ module: string; kind: CopyKind; file
  * tested; the site, which has only that hash, compares it with these.)
  */
 export function knownCopies(stage: Stage): KnownCopy[] {
-  return ownVersions(stage).flatMap(({ module, kind, file }) => {
-    const lf = withLf(readFileSync(file, "utf8"));
+  return ownVersions(stage).flatMap(({ module, kind, text }) => {
+    const lf = text;
     return [
       { module, kind, sha256: sha256(lf) },
       { module, kind, sha256: sha256(lf.replace(/\n/g, "\r\n")) },
@@ -53,7 +65,7 @@ export function knownCopies(stage: Stage): KnownCopy[] {
 export function copyKind(stage: Stage, module: string, bytes: Uint8Array): CopyKind | null {
   const hash = lfHash(bytes);
   for (const version of ownVersions(stage)) {
-    if (version.module === module && lfHash(readFileSync(version.file)) === hash) return version.kind;
+    if (version.module === module && sha256(version.text) === hash) return version.kind;
   }
   return null;
 }

@@ -7,6 +7,7 @@ import { layoutOf, ROOT } from "../core/layout.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 
 const realStage = "stage-01-capability-registry";
+const DEFAULT_FAULT = (JSON.parse(readFileSync(join(ROOT, "fixtures", realStage, "failure.json"), "utf8")) as { id: string }).id;
 const real = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
 /** A checkout holding a copy of stage 01, with some files replaced. */
@@ -18,7 +19,7 @@ function checkout(overrides: Readonly<Record<string, string>> = {}) {
     [`stages/${realStage}/registry.test.ts`]: "",
     [`fixtures/${realStage}/failure.json`]: real(`fixtures/${realStage}/failure.json`),
     [`solutions/${realStage}/forge/tools/registry.ts`]: "",
-    [`faulty/${realStage}/forge/tools/registry.ts`]: "",
+    [`faulty/${realStage}/${DEFAULT_FAULT}.patch`]: "",
     ...overrides,
   });
   return loadCatalog(layoutOf(root));
@@ -88,11 +89,14 @@ it("derives what the folder name says instead of storing it, and refuses a stage
 it("checks that the files of a stage agree with each other and with the folders", () => {
   const catalog = checkout({
     ...editJson(`stages/${realStage}/stage.json`, (data) => (data.modules = ["registry", "ledger"])),
-    ...editJson(`fixtures/${realStage}/failure.json`, (data) => (data.faultFile = "forge/tools/paths.ts")),
+    ...editJson(`fixtures/${realStage}/failure.json`, (data) => {
+      data.faultFile = "forge/tools/paths.ts";
+      data.id = "unpatched";
+    }),
   });
   expect(messages(catalog)).toEqual([
     `solutions/${realStage}/forge/tools/ledger.ts: missing: stage.json lists module "ledger" but the reference solution has no such file`,
-    `faulty/${realStage}/forge/tools/paths.ts: missing: failure.json names this fault file`,
+    `faulty/${realStage}/unpatched.patch: missing: failure.json is the contract of fault "unpatched", whose patch this is`,
     `fixtures/${realStage}/failure.json: faultFile: "forge/tools/paths.ts" is not one of the modules this stage adds`,
   ]);
 });
@@ -114,46 +118,47 @@ it("refuses a module claimed by two stages and a folder that is not a stage", ()
   expect(messages(catalog)).toContain(`fixtures/${copy}/failure.json: missing`);
 });
 
-it("loads a stage's further faults, each with its own tree, and refuses a contract whose id is not its file's name", () => {
+it("loads a stage's further faults, each a patch with its own tree, and refuses a contract whose id is not its file's name", () => {
   const contract = JSON.parse(real(`fixtures/${realStage}/failure.json`)) as Record<string, unknown>;
   const catalog = checkout({
     [`fixtures/${realStage}/faults/blank-name.json`]: JSON.stringify({ ...contract, id: "blank-name" }),
-    [`faulty/${realStage}/blank-name/forge/tools/registry.ts`]: "",
+    [`faulty/${realStage}/blank-name.patch`]: "",
     [`fixtures/${realStage}/faults/renamed.json`]: JSON.stringify({ ...contract, id: "other-name" }),
-    [`faulty/${realStage}/renamed/forge/tools/registry.ts`]: "",
-    [`fixtures/${realStage}/faults/forge.json`]: JSON.stringify({ ...contract, id: "forge" }),
+    [`faulty/${realStage}/renamed.patch`]: "",
   });
   const stage = catalog.stages[0];
+  const inRoot = (path: string) => path.slice((stage?.root.length ?? 0) + 1);
   expect(
-    stage?.faults.map((fault) => `${fault.id}${fault.isDefault ? " (default)" : ""} in ${fault.dir.slice(stage.root.length + 1)}`),
+    stage?.faults.map((fault) => `${fault.id}${fault.isDefault ? " (default)" : ""}: ${inRoot(fault.patchPath)} → ${inRoot(fault.dir)}`),
     "faults",
   ).toEqual([
-    `${contract.id} (default) in faulty/${realStage}`,
-    `blank-name in faulty/${realStage}/blank-name`,
-    `renamed in faulty/${realStage}/renamed`,
+    `${contract.id} (default): faulty/${realStage}/${contract.id}.patch → .lab/faults/${realStage}/${contract.id}`,
+    `blank-name: faulty/${realStage}/blank-name.patch → .lab/faults/${realStage}/blank-name`,
+    `renamed: faulty/${realStage}/renamed.patch → .lab/faults/${realStage}/renamed`,
   ]);
   expect(messages(catalog), "problems").toEqual([
-    `fixtures/${realStage}/faults/forge.json: "forge" cannot name a fault: faulty/${realStage}/forge/ is the default fault's folder`,
     `fixtures/${realStage}/faults/renamed.json: id: "other-name" must be the file's name, "renamed"`,
   ]);
 });
 
-it("adds each further fault's folder to tsconfig.json's rootDirs, after the default faults", () => {
+it("adds each fault's tree to tsconfig.json's rootDirs, the default faults first, and type-checks the trees", () => {
   const root = temporaryFolder();
   const layout = layoutOf(root);
   for (const id of ["stage-01-one", "stage-03-three"]) writeTree(layout.stages, { [`${id}/README.md`]: "" });
   // A further fault's module imports its stage's other modules by relative path: its folder must be a root dir.
   writeTree(layout.fixtures, { "stage-03-three/faults/wrong-order.json": "{}" });
-  const generated = JSON.parse(tsconfigFor(loadCatalog(layout), JSON.stringify({ compilerOptions: {} }))) as {
+  const generated = JSON.parse(tsconfigFor(loadCatalog(layout), JSON.stringify({ compilerOptions: {}, include: ["lab", "faulty"] }))) as {
     compilerOptions: { rootDirs: string[] };
+    include: string[];
   };
   expect(generated.compilerOptions.rootDirs, "the rootDirs tsconfigFor writes for a stage with a further fault").toEqual([
     "./solutions/stage-01-one",
     "./solutions/stage-03-three",
-    "./faulty/stage-01-one",
-    "./faulty/stage-03-three",
-    "./faulty/stage-03-three/wrong-order",
+    "./.lab/faults/stage-01-one/default",
+    "./.lab/faults/stage-03-three/default",
+    "./.lab/faults/stage-03-three/wrong-order",
   ]);
+  expect(generated.include, "what tsc reads: the fault trees, not the patches").toEqual(["lab", ".lab/faults"]);
 });
 
 it("names a stage by number, short name or folder name", () => {
@@ -188,9 +193,9 @@ it("maps forge/tools/* in tsconfig.json to every stage's reference, in stage ord
       "./solutions/stage-01-one",
       "./solutions/stage-03-three",
       "./solutions/stage-10-ten",
-      "./faulty/stage-01-one",
-      "./faulty/stage-03-three",
-      "./faulty/stage-10-ten",
+      "./.lab/faults/stage-01-one/default",
+      "./.lab/faults/stage-03-three/default",
+      "./.lab/faults/stage-10-ten/default",
     ],
   });
 });

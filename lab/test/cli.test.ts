@@ -8,7 +8,7 @@ import { loadCatalog } from "../catalog/catalog.js";
 import { dirs, layoutOf } from "../core/layout.js";
 import { enginesRange, supportedLines } from "../core/node-lines.js";
 import { colourEnvironment, displayWidth, paint } from "../core/style.js";
-import { judgeDrift, judgeSpec } from "../verify/verify.js";
+import { judgePatches, judgeSpec } from "../verify/verify.js";
 import { main } from "../cli/commands.js";
 import { checkChineseFont, checkNode, checkTsconfig, printDoctor, probeChineseFont } from "../cli/doctor.js";
 import { cliWords } from "../cli/words/index.js";
@@ -80,7 +80,7 @@ it.concurrent("fault reproduces the contract, names the target test and exits 0"
   expect(run.stdout).toMatch(
     /✘ rejects a tool that declares an unknown capability\n +defineTool\("shell", capabilities\) with a capability outside the vocabulary, not refused with an error containing "invalid": expected \{ '\["root"\]': 'no error; returned tool "shell" with capabilities \[root\]'/,
   );
-  expect(run.stdout).toContain("+  const unknown = unknownCapabilities(declared);");
+  expect(run.stdout, "the fault's patch removes the validation").toContain("-  const unknown = unknownCapabilities(declared);");
   expect(run.stdout).toContain("fault reproduced — this is not a fix");
 });
 
@@ -89,7 +89,10 @@ it.concurrent("fault --check says not fixed for the copied faulty module and fix
   const opened = await lab(copy, ["fault", "04", "--open"]);
   expect(opened.status, opened.stderr).toBe(0);
   const repair = join(copy, "faultlab", "stage-04-approval-gate", "forge", "tools", "approval.ts");
-  expect(readFileSync(repair)).toEqual(readFileSync(join(copy, "faulty", "stage-04-approval-gate", "forge", "tools", "approval.ts")));
+  // The fault's module, made from its patch: the reference with the one injected change.
+  expect(readFileSync(repair)).toEqual(
+    readFileSync(join(copy, ".lab", "faults", "stage-04-approval-gate", "stale-approval", "forge", "tools", "approval.ts")),
+  );
   const unrepaired = await lab(copy, ["fault", "04", "--check"]);
   expect(unrepaired.status).toBe(1);
   expect(unrepaired.stdout).toMatch(/^not fixed: /m);
@@ -334,9 +337,12 @@ it.concurrent("new scaffolds a stage whose files are all valid, and verify lists
       /^stages\/stage-12-sandbox-profile\/README\.md:\d+ still holds the scaffold's PLACEHOLDER: write the "The problem" section/,
     ),
   );
-  expect(judgeDrift(stage), "the faulty stub is still the reference").toEqual([
-    "faulty/stage-12-sandbox-profile/forge/tools/profile.ts is identical to solutions/stage-12-sandbox-profile/forge/tools/profile.ts: it injects no fault",
-  ]);
+  expect(spec.problems, "the scaffolded fault is a placeholder patch to write").toContainEqual(
+    expect.stringMatching(
+      /^faulty\/stage-12-sandbox-profile\/placeholder-fault\.patch:\d+ still holds the scaffold's .*PLACEHOLDER: the injected fault/,
+    ),
+  );
+  expect(judgePatches(stage), "the placeholder patch applies to the stub").toEqual([]);
   const again = await lab(copy, ["new", "12", "other-thing"]);
   expect(again.status).toBe(2);
   expect(again.stderr).toContain("stage 12 exists already: stage-12-sandbox-profile");

@@ -1,6 +1,6 @@
 // A checkout whose text files all have CRLF endings (a Windows clone made before .gitattributes, or by
 // a tool that ignores it) verifies green: the checks that compare text — generated files, the lessons'
-// generated blocks, spec completeness, the one-change faulty modules, the Chinese twins' parity — see
+// generated blocks, spec completeness, the one-change fault patches, the Chinese twins' parity — see
 // the same content, and a stage's tests pass against its reference. What this does not run is the rest
 // of verify on the copy (its suites and the type-check do not read line endings); `npm run lint` would
 // name each CRLF file for `npm run format`, rightly, since the repository's files are LF
@@ -13,7 +13,7 @@ import { staleGenerated } from "../authoring/generated.js";
 import { loadCatalog } from "../catalog/catalog.js";
 import { layoutOf } from "../core/layout.js";
 import { readVerification } from "../evidence/schema.js";
-import { judgeDrift, judgeEditions, judgeSpec, judgeTwin } from "../verify/verify.js";
+import { judgeEditions, judgePatches, judgeSpec, judgeTwin } from "../verify/verify.js";
 import { childEnvironment } from "./support/child.js";
 import { copyRepository, SLOW } from "./support/cli.js";
 
@@ -61,7 +61,7 @@ it(
     const findings = Object.fromEntries(
       catalog.stages.map((stage) => [
         stage.id,
-        [...judgeSpec(stage, catalog.problems, undefined).problems, ...judgeDrift(stage), ...judgeTwin(stage).problems],
+        [...judgeSpec(stage, catalog.problems, undefined).problems, ...judgePatches(stage), ...judgeTwin(stage).problems],
       ]),
     );
     expect(judgeEditions(catalog).problems, "the Chinese pages of the CRLF checkout").toEqual([]);

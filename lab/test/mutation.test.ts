@@ -98,7 +98,8 @@ describe("verify's judgement of a committed summary", () => {
       [`stages/${realStage}/registry.test.ts`]: "// tests\n",
       [`fixtures/${realStage}/failure.json`]: real(`fixtures/${realStage}/failure.json`),
       [`solutions/${realStage}/forge/tools/registry.ts`]: "export const x = 1;\n",
-      [`faulty/${realStage}/forge/tools/registry.ts`]: "export const x = 2;\n",
+      [`faulty/${realStage}/capability-validation-dropped.patch`]:
+        "--- a/forge/tools/registry.ts\n+++ b/forge/tools/registry.ts\n@@ -1 +1 @@\n-export const x = 1;\n+export const x = 2;\n",
     });
     const stage = loadCatalog(layoutOf(root)).stages[0];
     if (!stage) throw new Error("the copied stage did not load");

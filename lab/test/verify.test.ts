@@ -9,7 +9,8 @@ import { buildVerification, type RunFacts } from "../evidence/build.js";
 import type { LoadError, TestResult } from "../evidence/schema.js";
 import type { Target } from "../trees/targets.js";
 import { treeFor } from "../trees/trees.js";
-import { judgeFault, judgeSolution, judgeSpec, judgeStart, type StageRun } from "../verify/verify.js";
+import { judgeFault, judgePatches, judgeSolution, judgeSpec, judgeStart, type StageRun } from "../verify/verify.js";
+import { applyPatch, faultyModule, parsePatch, PatchError } from "../trees/faults.js";
 import { lintProblems } from "../verify/lint.js";
 import { temporaryFolder } from "../testing.js";
 import { copyRepositoryTo } from "./support/repository.js";
@@ -89,8 +90,10 @@ it("proves each further fault by the run of its own tree, and names the fault th
     expectedFailure: "blank names",
     alsoFailing: [],
   };
-  const extra = { id: extraContract.id, isDefault: false, dir: stage.faultyDir, contractPath: stage.contractPath, contract: extraContract };
-  // The extra fault's folder is the default's here: judgeDrift sees one change, as it does for the default.
+  const [first] = stage.faults;
+  if (!first) throw new Error("stage 01 has a default fault");
+  // The extra fault's patch is the default's here: judgePatches sees one change, as it does for the default.
+  const extra = { ...first, id: extraContract.id, isDefault: false, contract: extraContract };
   const withTwo: Stage = { ...defaultOnly, faults: [...defaultOnly.faults, extra] };
   const extraOthers = allPassing().filter((test) => test.name !== extraContract.targetTest);
   const caughtExtra = new Map([
@@ -175,4 +178,67 @@ it("keeps lint green beside a learner's module and a stray folder, and still fin
       expect.stringMatching(/^knip: scratch\/try\.ts\b/),
     ]),
   );
+});
+
+it("keeps a fault's patch applying after an edit elsewhere in the reference, and names the fault and its lines when an edit touches them", (context) => {
+  const stage = findStage(catalog, "stage-04-approval-gate");
+  if (!stage) throw new Error("stage 04 loads");
+  const [fault] = stage.faults;
+  if (!fault?.contract) throw new Error("stage 04 has a default fault with a contract");
+  const reference = readFileSync(join(stage.solutionDir, fault.contract.faultFile), "utf8");
+  const edited = (text: string) => {
+    const folder = temporaryFolder({ onFinished: context.onTestFinished });
+    mkdirSync(join(folder, "forge", "tools"), { recursive: true });
+    writeFileSync(join(folder, fault.contract?.faultFile ?? ""), text);
+    return { ...stage, solutionDir: folder } satisfies Stage;
+  };
+  expect(judgePatches(stage), "the committed patch of stage 04").toEqual([]);
+  const above = edited(`// a comment added at the top\n${reference}`);
+  expect(judgePatches(above), "after an edit above the fault's lines").toEqual([]);
+  expect(faultyModule(above, fault).text, "the fault's module after that edit").toContain("return approval.operationId === operationId;\n");
+  const touched = edited(reference.replace("approval.planDigest === planDigest;", "approval.planDigest === planDigest && true;"));
+  // Both of the stage's faults change that line: each is named.
+  expect(judgePatches(touched), "after an edit of the lines the faults change").toEqual(
+    ["stale-approval", "operation-unbound"].map((id) =>
+      expect.stringMatching(
+        new RegExp(
+          `^fault "${id}" \\(faulty/stage-04-approval-gate/${id}\\.patch\\): the reference no longer has the lines \\d+–\\d+ of forge/tools/approval\\.ts this fault changes: an edit touched them; make it again with npm run lab -- new-fault 04 ${id}$`,
+        ),
+      ),
+    ),
+  );
+});
+
+it("reads a one-hunk unified diff and applies it exactly, refusing what is not one", () => {
+  const patch = parsePatch("--- a/forge/tools/x.ts\n+++ b/forge/tools/x.ts\n@@ -2,3 +2,3 @@\n b\n-c\n+C\n d\n");
+  expect(patch, "the parsed patch").toEqual({
+    file: "forge/tools/x.ts",
+    hunks: [{ oldStart: 2, oldLines: 3, newStart: 2, newLines: 3, lines: [" b", "-c", "+C", " d"] }],
+  });
+  expect(applyPatch("a\nb\nc\nd\ne\n", patch), "applied where it says").toBe("a\nb\nC\nd\ne\n");
+  expect(applyPatch("z\na\nb\nc\nd\ne\n", patch), "applied one line further down").toBe("z\na\nb\nC\nd\ne\n");
+  const said = (call: () => unknown) => {
+    try {
+      call();
+      return "applied";
+    } catch (error) {
+      return error instanceof PatchError ? error.message : `not a PatchError: ${String(error)}`;
+    }
+  };
+  expect(
+    {
+      "no header": said(() => parsePatch("@@ -1 +1 @@\n-a\n+b\n")),
+      "no hunk": said(() => parsePatch("--- a/x\n+++ b/x\n")),
+      "short hunk": said(() => parsePatch("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n")),
+      "lines gone": said(() => applyPatch("a\nx\nc\nd\n", patch)),
+      "lines twice": said(() => applyPatch("b\nc\nd\nb\nc\nd\n", parsePatch("--- a/x\n+++ b/x\n@@ -9,3 +9,3 @@\n b\n-c\n+C\n d\n"))),
+    },
+    "what is refused",
+  ).toEqual({
+    "no header": "not a unified diff: no --- and +++ header lines",
+    "no hunk": "the patch changes nothing: it has no hunk",
+    "short hunk": "the hunk at line 1 promises 2 old and 2 new lines; it has 1 and 1",
+    "lines gone": "the reference no longer has the lines 2–4 of forge/tools/x.ts this fault changes: an edit touched them",
+    "lines twice": "the lines 9–11 of x this fault changes stand in the reference more than once: give the hunk more context",
+  });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { entryKind, type NotAFile } from "../core/files.js";
 import { MODULE_DIR, dirs } from "../core/layout.js";
 import type { Catalog, Fault, Stage } from "../catalog/catalog.js";
+import { materializeFault } from "./faults.js";
 import { TARGETS, type Target } from "./targets.js";
 
 export class UnknownTargetError extends Error {
@@ -48,8 +49,12 @@ export function treeFor(catalog: Catalog, stage: Stage, target: Target): Tree {
       return { name: target, target, layers: referenceLayers(catalog, stage, "before"), learner: null };
     case "solution":
       return { name: target, target, layers: referenceLayers(catalog, stage, "including"), learner: null };
-    case "faulty":
+    case "faulty": {
+      const [fault] = stage.faults;
+      // The default fault's tree is made from its patch here, so every run of the target sees a real file.
+      if (fault) materializeFault(stage, fault);
       return { name: target, target, layers: [...referenceLayers(catalog, stage, "including"), stage.faultyDir], learner: null };
+    }
   }
 }
 
@@ -59,6 +64,7 @@ export function treeFor(catalog: Catalog, stage: Stage, target: Target): Tree {
  */
 export function faultTree(catalog: Catalog, stage: Stage, fault: Fault): Tree {
   if (fault.isDefault) return treeFor(catalog, stage, "faulty");
+  materializeFault(stage, fault);
   return { name: `fault-${fault.id}`, target: null, layers: [...referenceLayers(catalog, stage, "including"), fault.dir], learner: null };
 }
 

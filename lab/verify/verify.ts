@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { TestModule } from "vitest/node";
 import { createVitest } from "vitest/node";
-import { loadCatalog, type Catalog, type Problem, type Stage } from "../catalog/catalog.js";
+import { loadCatalog, type Catalog, type Fault, type Problem, type Stage } from "../catalog/catalog.js";
 import { evaluateContract, evaluateStart } from "../evidence/judge.js";
 import { dirs, layoutOf, localized, moduleFile, ROOT, repoPath } from "../core/layout.js";
 import { readFileState } from "../core/files.js";
@@ -17,7 +17,7 @@ import { environmentInstructions, lessonProblems } from "../authoring/lesson.js"
 import { expectedMessages, unshownMessages } from "../authoring/expected-messages.js";
 import { courseMapSync, staleGenerated } from "../authoring/generated.js";
 import { placeholders } from "../authoring/scaffold.js";
-import { faultHunks } from "../catalog/fault-patch.js";
+import { faultyModule, materializeFaults, parsePatch, PatchError } from "../trees/faults.js";
 import { ProjectIndex, projectName, stageProject, type StageProject, type Suite } from "../vitest/projects.js";
 import { evidencePlugin } from "../evidence/plugin.js";
 import { recordRun, runContext } from "../evidence/reporter.js";
@@ -101,22 +101,26 @@ export function judgeSolution(stage: Stage, run: StageRun | undefined): Check {
 }
 
 /**
- * Each faulty module must be the reference with one injected change: anything else that differs is drift
- * (an edit made to the reference and not to its faulty copy, or the other way round).
+ * Each fault is a patch of one hunk that still applies to the reference: a patch that no longer applies
+ * names the fault and the lines an edit of the reference touched, so the fault is re-made, not lost.
  */
-export function judgeDrift(stage: Stage): string[] {
+export function judgePatches(stage: Stage): string[] {
   return stage.faults.flatMap((fault) => {
-    const contract = fault.contract;
-    if (!contract || !existsSync(join(fault.dir, contract.faultFile))) return [];
-    const hunks = faultHunks(stage, { dir: fault.dir, contract });
-    if (hunks === 1) return [];
-    const faulty = repoPath(join(fault.dir, contract.faultFile), stage.root);
-    const reference = repoPath(join(stage.solutionDir, contract.faultFile), stage.root);
-    return [
-      hunks === 0
-        ? `${faulty} is identical to ${reference}: it injects no fault`
-        : `${faulty} differs from ${reference} in ${hunks} places; a faulty module is the reference with one injected change`,
-    ];
+    if (!fault.contract || !existsSync(fault.patchPath)) return []; // the catalog names what is missing
+    const patch = repoPath(fault.patchPath, stage.root);
+    try {
+      const parsed = parsePatch(readFileSync(fault.patchPath, "utf8"));
+      if (parsed.file !== fault.contract.faultFile)
+        return [`${patch} changes ${parsed.file}, but its contract names ${fault.contract.faultFile} as the fault file`];
+      if (parsed.hunks.length !== 1)
+        return [`${patch} changes the reference in ${parsed.hunks.length} places; a fault is one injected change`];
+      if (!parsed.hunks[0]?.lines.some((line) => line.startsWith("-") || line.startsWith("+"))) return [`${patch} injects no change`];
+      faultyModule(stage, fault);
+      return [];
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
+      return [`fault "${fault.id}" (${patch}): ${error.message}; make it again with npm run lab -- new-fault ${stage.nn} ${fault.id}`];
+    }
   });
 }
 
@@ -147,8 +151,8 @@ export interface FaultResults {
 export function judgeFault(stage: Stage, run: StageRun | undefined, further: ReadonlyMap<string, FaultResults> = new Map()): Check {
   if (!stage.contract) return fail("no contract", ["failure.json is missing or invalid"]);
   if (!run || !run.verification.contract) return fail("not run", ["the faulty tree was not run"]);
-  const drift = judgeDrift(stage);
-  if (drift.length > 0) return fail("drifted", drift);
+  const broken = judgePatches(stage);
+  if (broken.length > 0) return fail("patch broken", broken);
   const several = stage.faults.length > 1;
   const problems: string[] = [];
   for (const fault of stage.faults) {
@@ -207,8 +211,17 @@ function learnerFacing(stage: Stage, lesson: string, text: string): string[] {
 
 /** The files an author writes for a stage, with their text. */
 function stageTexts(stage: Stage): Array<{ file: string; text: string }> {
-  const modules = (stage.spec?.modules ?? []).flatMap((name) => [moduleFile(stage.solutionDir, name), moduleFile(stage.faultyDir, name)]);
-  return [stage.readmePath, localized(stage.readmePath, TWIN_LOCALE), stage.specPath, stage.contractPath, ...stage.testFiles, ...modules]
+  const modules = (stage.spec?.modules ?? []).map((name) => moduleFile(stage.solutionDir, name));
+  const patches = stage.faults.map((fault) => fault.patchPath);
+  return [
+    stage.readmePath,
+    localized(stage.readmePath, TWIN_LOCALE),
+    stage.specPath,
+    stage.contractPath,
+    ...stage.testFiles,
+    ...modules,
+    ...patches,
+  ]
     .filter((file) => existsSync(file))
     .map((file) => ({ file, text: readFileSync(file, "utf8") }));
 }
@@ -396,13 +409,19 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
   const catalog: Catalog = loadCatalog();
   const wanted = (stage: Stage) => !options.stages?.length || options.stages.includes(stage.id);
   const stages = catalog.stages.filter(wanted);
+  // Every fault's tree is made from its patch first; a patch that no longer applies leaves its fault's
+  // project out, and its stage's fault column names why (judgePatches).
+  const broken = new Set(materializeFaults(stages).map(({ stage, fault }) => `${stage.id}/${fault.id}`));
+  const applies = (stage: Stage, fault: Pick<Fault, "id">) => !broken.has(`${stage.id}/${fault.id}`);
   const projects: StageProject[] = stages.flatMap((stage) =>
-    VERIFY_TARGETS.map((target) => ({ stage, tree: treeFor(catalog, stage, target) })),
+    VERIFY_TARGETS.filter((target) => target !== "faulty" || stage.faults[0] === undefined || applies(stage, stage.faults[0])).map(
+      (target) => ({ stage, tree: treeFor(catalog, stage, target) }),
+    ),
   );
   // A further fault's tree is a project of its own; it records no evidence.
   const faultProjects = stages.flatMap((stage) =>
     stage.faults
-      .filter((fault) => !fault.isDefault)
+      .filter((fault) => !fault.isDefault && applies(stage, fault))
       .map((fault) => ({ fault, project: { stage, tree: faultTree(catalog, stage, fault) } })),
   );
   // The evidence plugin writes each run's evidence file; the judgement below reads vitest's results itself.
@@ -463,7 +482,7 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     if (ran.length === 0 || !project.tree.target) continue;
     runs.set(name, { ...project, verification: recordRun(catalog, project, project.tree.target, resultsOf(ran), context) });
   }
-  const run = (stage: Stage, target: Target) => runs.get(projectName({ stage, tree: treeFor(catalog, stage, target) }));
+  const run = (stage: Stage, target: Target) => runs.get(`stage-${stage.nn}:${target}`);
   const furtherResults = (stage: Stage) =>
     new Map(
       faultProjects

@@ -47,8 +47,8 @@ Example: npm run lab -- restore`,
       summary: "the fault lab: reproduce one of a stage's injected faults, list them, or open and check your repair",
       help: `Without options (the instructor demo): runs the stage's tests against the tree of one of its faults
 (the stage's default fault unless a fault id is given) and prints the contract, what failed and with
-which message, the diagnosis steps, the fix principle and the diff from the faulty module to the
-reference. Exits 0 only when the fault is reproduced exactly — which is not a fix.
+which message, the diagnosis steps, the fix principle and the fault's patch of the reference, which
+the fix undoes. Exits 0 only when the fault is reproduced exactly — which is not a fix.
 --list   lists the stage's faults, one line each, the default first
 --open   copies the faulty module into faultlab/stage-NN-<slug>/ (faultlab/stage-NN-<slug>/<fault-id>/
          for a fault other than the default) for you to repair
@@ -101,10 +101,18 @@ in its usual folder, then Playwright's browsers, then (Linux x64) the one @spart
     new: {
       summary: "for course authors: scaffold a new stage, every file in place, each piece to write marked",
       help: `Creates stages/stage-NN-<slug>/ (README with the twelve sections and their generated blocks,
-stage.json, a first test file), the reference and faulty module stubs and the fault contract, all valid
+stage.json, a first test file), the reference module's stub, a placeholder fault patch and its contract, all valid
 against their schemas, then runs npm run generate. Each piece still to write says PLACEHOLDER; npm run
 verify lists every one of them until the stage is complete. The module defaults to the slug's last word.
 Example: npm run lab -- new 12 sandbox-profile --module profile`,
+    },
+    "new-fault": {
+      summary: "for course authors: write a fault as a one-change patch of the stage's reference, in two runs",
+      help: `The first run puts a draft of the stage's module in .lab/fault-drafts/ (the fault's current version
+when it has one, else the reference) and scaffolds the contract of a new fault. Edit the draft: make the
+one change that is the fault. The second run saves the draft as faulty/<stage>/<fault-id>.patch when it
+differs from the reference in exactly one place. Then: npm run lab -- fault <stage> <fault-id>.
+Example: npm run lab -- new-fault 5 short-write`,
     },
   },
 
@@ -142,6 +150,12 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     created: (file: string) => `created ${file}`,
     updated: (file: string) => `updated ${file}`,
     newNext: (stage: string) => `Next: npm run verify -- ${stage} lists what to write, piece by piece.`,
+    newFaultArguments: "give a stage and a fault id: new-fault <stage> <fault-id>",
+    faultDrafted: (draft: string) => `Edit ${draft}: make the one change that is the fault, then run this command again to save it.`,
+    faultUnchanged: (draft: string) => `${draft} is still the reference: make the change that is the fault, then run this command again.`,
+    faultSeveral: (draft: string, hunks: number) =>
+      `${draft} differs from the reference in ${hunks} places; a fault is one change: undo the others, then run this command again.`,
+    faultSaved: (patch: string, check: string) => `Saved ${patch}. Check it: ${check}`,
   },
 
   status: {
@@ -282,7 +296,8 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     othersPassed: (count: number) => `  (${count} other tests passed)`,
     diagnosis: "Diagnosis, in order",
     fixPrinciple: (text: string) => `Fix principle: ${text}`,
-    theFix: "The fix, from the faulty module to the reference",
+    theFix: "The fault, as its patch of the reference (the fix undoes it):",
+    noPatch: (id: string, patch: string) => `fault "${id}" has no patch: ${patch} is missing.`,
     reproduced: "fault reproduced — this is not a fix: the named test caught the injected fault, exactly as the contract says.",
     notReproduced: (reasons: readonly NotReproduced[]) =>
       `fault NOT reproduced: ${reasons

@@ -47,7 +47,7 @@ export const CLI_WORDS: CliWords = {
     fault: {
       summary: `${zhTerm("Fault lab")}：复现某个阶段注入的一个故障、列出全部故障，或打开并检查你的修复`,
       help: `不带选项时（讲师演示）：针对某个故障的代码树运行该阶段的测试（没有给出故障 ID 时用该阶段的默认故障），
-并打印故障合同、哪些测试失败及其失败消息、诊断顺序、修复原则，以及从有故障的模块到参考实现的 diff。
+并打印故障合同、哪些测试失败及其失败消息、诊断顺序、修复原则，以及故障对参考实现打的补丁（修复就是撤销它）。
 只有故障被原样复现时才以状态 0 退出——复现不等于修复。
 --list   列出该阶段的全部故障，每行一个，默认故障在前
 --open   把有故障的模块复制到 faultlab/stage-NN-<slug>/（非默认故障复制到
@@ -99,9 +99,16 @@ ${STAGE_NAMES_ZH}
     new: {
       summary: "供课程作者使用：为新阶段搭好脚手架，所有文件就位，每处待写内容都做了标记",
       help: `创建 stages/stage-NN-<slug>/（含十二个小节及其生成块的 README、stage.json、第一个测试文件）、参考模块
-和有故障模块的桩，以及故障合同，全部符合各自的 schema，然后运行 npm run generate。每处待写内容都标着
+的桩、一个占位的故障补丁及其故障合同，全部符合各自的 schema，然后运行 npm run generate。每处待写内容都标着
 PLACEHOLDER；在阶段完成之前，npm run verify 会逐一列出它们。模块名默认取 slug 的最后一个词。
 示例：npm run lab -- new 12 sandbox-profile --module profile`,
+    },
+    "new-fault": {
+      summary: "供课程作者使用：把一个故障写成对本阶段参考实现的一处改动（补丁），分两次运行",
+      help: `第一次运行把本阶段模块的草稿放到 .lab/fault-drafts/ 中（故障已有版本时用它，否则用参考实现），并为新故障
+搭好故障合同的脚手架。编辑草稿，做出构成这个故障的那一处改动。第二次运行时，如果草稿与参考实现恰好只有一处
+不同，就把它保存为 faulty/<stage>/<fault-id>.patch。然后运行：npm run lab -- fault <stage> <fault-id>。
+示例：npm run lab -- new-fault 5 short-write`,
     },
   },
 
@@ -139,6 +146,11 @@ ${lines}
     notAStageNumber: (value) => `“${value}”不是阶段编号：请给出 1 到 99`,
     created: (file) => `已创建 ${file}`,
     updated: (file) => `已更新 ${file}`,
+    newFaultArguments: "请给出阶段和故障 ID：new-fault <stage> <fault-id>",
+    faultDrafted: (draft) => `编辑 ${draft}：做出构成这个故障的那一处改动，然后再次运行这条命令保存它。`,
+    faultUnchanged: (draft) => `${draft} 仍与参考实现相同：先做出构成故障的改动，再运行这条命令。`,
+    faultSeveral: (draft, hunks) => `${draft} 与参考实现有 ${hunks} 处不同；一个故障只是一处改动：撤销其余的改动，再运行这条命令。`,
+    faultSaved: (patch, check) => `已保存 ${patch}。检查它：${check}`,
     newNext: (stage) => `下一步：npm run verify -- ${stage} 会逐项列出还要写的内容。`,
   },
 
@@ -268,7 +280,8 @@ ${lines}
     othersPassed: (count) => `  （其余 ${count} 个测试通过）`,
     diagnosis: zhTerm("Diagnosis"),
     fixPrinciple: (text) => `${zhTerm("Fix principle")}：${text}`,
-    theFix: "修复：从有故障的模块到参考实现的 diff",
+    theFix: "故障，即它对参考实现打的补丁（修复就是撤销它）：",
+    noPatch: (id, patch) => `故障“${id}”没有补丁：缺少 ${patch}。`,
     reproduced: "故障已复现——这不是修复：指定的测试抓住了注入的故障，与故障合同所写的完全一致。",
     notReproduced: (reasons) =>
       `故障没有复现：${reasons

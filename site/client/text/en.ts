@@ -74,7 +74,7 @@ export const WORDS = {
     alsoFailing: en("Also failing"),
     defaultFault: " (the stage's default fault)",
     faultHeadingHtml: (idHtml: string) => `${en("Fault")} ${idHtml}`,
-    diffHeading: "The fix, as a diff from the faulty module to the reference",
+    diffHeading: "The fault, as its patch of the reference (the fix undoes it)",
     faultsIntroHtml: (count: number, commandHtml: string) => `This stage has ${count} faults; ${commandHtml} lists them.`,
     instructor: {
       closed: "Show the instructor view: fault contract and fix",

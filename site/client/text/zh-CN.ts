@@ -66,7 +66,7 @@ export const WORDS: SiteText = {
     alsoFailing: zh("Also failing"),
     defaultFault: "（本阶段的默认故障）",
     faultHeadingHtml: (idHtml) => `${zh("Fault")} ${idHtml}`,
-    diffHeading: "修复：从故障模块到参考实现的 diff",
+    diffHeading: "故障，即它对参考实现打的补丁（修复就是撤销它）",
     faultsIntroHtml: (count, commandHtml) => `本阶段有 ${count} 个故障；${commandHtml} 会列出它们。`,
     instructor: {
       closed: `显示${zh("Instructor")}视图：${zh("Fault contract")}与修复`,
