@@ -13,28 +13,33 @@ import { staleGenerated } from "../authoring/generated.js";
 import { loadCatalog } from "../catalog/catalog.js";
 import { layoutOf } from "../core/layout.js";
 import { readVerification } from "../evidence/schema.js";
-import { judgeEditions, judgePatches, judgeSpec, judgeTwin } from "../verify/verify.js";
+import { judgeEditions, judgeTwin } from "../verify/judges/editions.js";
+import { judgePatches } from "../verify/judges/patches.js";
+import { judgeSpec } from "../verify/judges/spec.js";
 import { childEnvironment } from "./support/child.js";
 import { copyRepository, SLOW } from "./support/cli.js";
 
-/** The extensions .gitattributes keeps binary: everything else is text, and gets CRLF here. */
-function binaryExtensions(copy: string): RegExp {
-  const patterns = readFileSync(join(copy, ".gitattributes"), "utf8")
+/** The paths .gitattributes keeps binary (each `<glob> binary` line): everything else is text, and gets CRLF here. */
+function binaryPaths(copy: string): RegExp {
+  const globs = readFileSync(join(copy, ".gitattributes"), "utf8")
     .split("\n")
-    .map((line) => /^\*\.(\w+)\s+binary\b/.exec(line.trim())?.[1])
-    .filter((extension) => extension !== undefined);
-  return new RegExp(`\\.(?:${patterns.join("|")})$`);
+    .map((line) => /^(\S+)\s+binary\b/.exec(line.trim())?.[1])
+    .filter((glob) => glob !== undefined);
+  // A glob without a slash matches a file's name in any folder; one with a slash, its whole path.
+  const regex = (glob: string) =>
+    `${glob.includes("/") ? "^" : "(?:^|/)"}${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`;
+  return new RegExp(globs.map(regex).join("|"));
 }
 
 function toCrlf(copy: string): string[] {
-  const binary = binaryExtensions(copy);
+  const binary = binaryPaths(copy);
   const converted: string[] = [];
   const visit = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
       if (entry.name === "node_modules" || entry.isSymbolicLink()) continue;
       if (entry.isDirectory()) visit(path);
-      else if (entry.isFile() && !binary.test(entry.name)) {
+      else if (entry.isFile() && !binary.test(path.slice(copy.length + 1))) {
         const text = readFileSync(path, "utf8");
         writeFileSync(path, text.replace(/\r?\n/g, "\r\n"));
         converted.push(path.slice(copy.length + 1));
@@ -53,6 +58,7 @@ it(
     const converted = toCrlf(copy);
     expect(converted, "files converted to CRLF").toContain("stages/stage-10-output-decoding/README.md");
     expect(converted, "the GBK fixture stays binary").not.toContain("fixtures/scenarios/music-creation/render-report.gbk");
+    expect(converted, "the UTF-8 stress test stays byte for byte").not.toContain("fixtures/outside/utf8-stress-test/UTF-8-test.txt");
     expect(readFileSync(join(copy, "stages", "stage-01-capability-registry", "README.md"), "utf8"), "a lesson in the copy").toMatch(/\r\n/);
 
     const catalog = loadCatalog(layoutOf(copy));

@@ -19,7 +19,7 @@ import { cliWords } from "../cli/words/index.js";
 import { localized, repoPath, ROOT } from "../core/layout.js";
 import { committedSummary } from "../mutation/stage.js";
 import { temporaryFolder, writeTree } from "../testing.js";
-import { judgeTwin } from "../verify/verify.js";
+import { judgeTwin } from "../verify/judges/editions.js";
 
 const stage04 = loadCatalog().stages.find((stage) => stage.id === "stage-04-approval-gate");
 if (!stage04?.spec || !stage04.contract) throw new Error("stage 04 must load");

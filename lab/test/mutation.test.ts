@@ -7,7 +7,7 @@ import { loadCatalog, type Stage } from "../catalog/catalog.js";
 import { layoutOf, ROOT } from "../core/layout.js";
 import { LOAD_FAILURE_TEST, loadFailuresAsFailedTests } from "../mutation/load-failures.js";
 import { currentSources, judgeMutation } from "../mutation/stage.js";
-import { judgeMutationSummary } from "../verify/verify.js";
+import { judgeMutationSummary } from "../verify/judges/mutation.js";
 import { scoreOf, summarize, verdicts, type MutationSummary, type StrykerReport } from "../mutation/summary.js";
 import { temporaryFolder, writeTree } from "../testing.js";
 

@@ -1,5 +1,6 @@
 // The table `verify` prints: one row per stage, then the repository-wide checks, then every breach.
-import type { Check, VerifyReport } from "./verify.js";
+import type { Check } from "./check.js";
+import type { VerifyReport } from "./run.js";
 import { paint } from "../core/style.js";
 
 const COLUMNS = ["stage", "solution", "fault contract", "start fails", "spec complete", "mutation score", "zh-CN twin"] as const;
