@@ -1,15 +1,15 @@
 // `npm run verify:node [-- 22 24 26]`: the stage suites (against the reference solutions) and the lab
 // engine's own tests, run by each supported Node.js line other than the one running this script. The
 // lines come from package.json's `engines`; each line's official binary is installed from the npm
-// registry (the `node-<platform>-<arch>` packages) into node_modules/.cache/forge-lab/node/<line>/,
-// once. The full `npm run verify` stays on the machine's own Node.js: this run proves that learners'
+// registry once (lab/bench/node-binary.ts). The full `npm run verify` stays on the machine's own Node.js: this run proves that learners'
 // and maintainers' commands work on the other lines, in a few minutes.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { $ } from "zx";
 import { dirs, ROOT } from "../core/layout.js";
 import { enginesRange, supportedLines } from "../core/node-lines.js";
+import { nodeOf } from "../bench/node-binary.js";
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const running = Number(process.versions.node.split(".")[0]);
@@ -21,27 +21,6 @@ if (unknown.length > 0) {
     `not a supported Node.js line: ${unknown.join(", ")} (package.json engines: ${enginesRange()}, lines ${supported.join(", ")})`,
   );
   process.exit(2);
-}
-
-/** The name of the npm package that ships this platform's official Node.js binary. */
-function binaryPackage(): string {
-  const platform = process.platform === "win32" ? "win" : process.platform;
-  return `node-${platform}-${process.arch}`;
-}
-
-/** The `node` of a line, installed on first use. */
-async function nodeOf(line: number): Promise<string> {
-  const folder = join(dirs.cache, "node", String(line));
-  const bin = process.platform === "win32" ? join("bin", "node.exe") : join("bin", "node");
-  const node = join(folder, "node_modules", binaryPackage(), bin);
-  if (existsSync(node)) return node;
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true });
-  // A manifest of its own, so npm installs here and never walks up into the course's package.json.
-  writeFileSync(join(folder, "package.json"), '{ "private": true }\n');
-  await $({ cwd: folder, quiet: true })`npm install --no-audit --no-fund --no-save ${`${binaryPackage()}@${line}`}`;
-  if (!existsSync(node)) throw new Error(`${binaryPackage()}@${line} installed no ${bin}`);
-  return node;
 }
 
 const vitest = join(ROOT, "node_modules", "vitest", "vitest.mjs");
