@@ -11,10 +11,11 @@ import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { loadCatalog } from "../catalog/catalog.js";
-import { ROOT } from "../core/layout.js";
+import { layoutOf, ROOT } from "../core/layout.js";
 import { enginesRange, supportedLines } from "../core/node-lines.js";
 import { ctrfProblems } from "../evidence/export.js";
 import { readVerification, type Verification } from "../evidence/schema.js";
+import { materializeFaults } from "../trees/faults.js";
 import { TARGETS } from "../trees/targets.js";
 import { childEnvironment } from "./support/child.js";
 import { lab, reference, SLOW, tools } from "./support/cli.js";
@@ -224,10 +225,12 @@ it("lets the editor open the learner's module from a stage test, while the type-
     editor.some((file) => file.endsWith("solutions/stage-02-workspace-path-policy/forge/tools/paths.ts")),
     "a module the learner has not written falls back to the reference in the editor",
   ).toBe(true);
+  // npm run typecheck makes the fault trees from their patches first, as here.
+  expect(materializeFaults(loadCatalog(layoutOf(copy)).stages), "faults whose patch does not apply").toEqual([]);
   const typecheck = await listed("tsconfig.json");
   expect(registryOf(typecheck).sort(), "where npm run typecheck finds forge/tools/registry").toEqual([
-    "faulty/stage-01-capability-registry/forge/tools/registry.ts",
-    "faulty/stage-01-capability-registry/frozen-set/forge/tools/registry.ts",
+    ".lab/faults/stage-01-capability-registry/capability-validation-dropped/forge/tools/registry.ts",
+    ".lab/faults/stage-01-capability-registry/frozen-set/forge/tools/registry.ts",
     "solutions/stage-01-capability-registry/forge/tools/registry.ts",
   ]);
   const settings = JSON.parse(readFileSync(join(ROOT, ".vscode", "settings.json"), "utf8")) as Record<string, unknown>;

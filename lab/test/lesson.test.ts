@@ -51,7 +51,7 @@ it("renders each block from stage.json and failure.json, hiding the answer in a 
   expect(predict).toMatch(/<details>\n<summary>Answer<\/summary>\n\n\*\*B\.\*\*/);
   const fault = renderBlock("fault", sources);
   expect(fault).toContain(sources.contract.targetTest);
-  expect(fault).toContain("faulty/stage-01-capability-registry/forge/tools/registry.ts");
+  expect(fault, "the fault table names the patch").toContain("faulty/stage-01-capability-registry/capability-validation-dropped.patch");
   expect(renderBlock("mastery", sources)).toContain("npm test -- stage-01");
   expect(renderBlock("hints", sources).match(/<summary>Hint \d of \d<\/summary>/g)).toHaveLength(sources.spec.hints.length);
 });
