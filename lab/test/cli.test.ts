@@ -155,7 +155,7 @@ it("lists a stage's faults, the default first, and names them when asked for one
   );
 });
 
-it("answers --help for every command with its usage and an example where it takes a stage", async () => {
+it("answers --help for every command with its usage and an example where it takes a stage", SLOW, async () => {
   const overview = await labHere(["--help"]);
   expect(overview.status).toBe(0);
   for (const command of ["status", "start", "restore", "fault", "hint", "test", "export", "class", "verify", "doctor", "new"]) {

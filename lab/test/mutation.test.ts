@@ -10,6 +10,7 @@ import { currentSources, judgeMutation } from "../mutation/stage.js";
 import { judgeMutationSummary } from "../verify/judges/mutation.js";
 import { scoreOf, summarize, verdicts, type MutationSummary, type StrykerReport } from "../mutation/summary.js";
 import { temporaryFolder, writeTree } from "../testing.js";
+import { SLOW } from "./support/cli.js";
 
 const realStage = "stage-01-capability-registry";
 const real = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -235,7 +236,8 @@ describe("verify's judgement of a committed summary", () => {
 });
 
 describe("a mutation run's results as StrykerJS reads them", () => {
-  it("gives a test file that cannot load one failed test with the load error, and leaves a file that loaded as it is", async () => {
+  // A vitest of its own starts (a vite server, workers): on a loaded machine that outlasts the default 5 s.
+  it("gives a test file that cannot load one failed test with the load error, and leaves a file that loaded as it is", SLOW, async () => {
     // StrykerJS reads the tests of each file in vitest's state; a file whose import throws has none,
     // so a mutant that stops the module from loading would look like a survivor.
     const folder = temporaryFolder();
