@@ -2,9 +2,9 @@
 // message carried over whole, whatever characters a test name or a failure message holds.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { expect, it } from "vitest";
-import { buildVerification } from "../evidence/build.js";
-import { ctrfProblems, loadErrorName, toCtrf, toJunit, xmlEscape } from "../evidence/export.js";
-import type { TestResult } from "../evidence/schema.js";
+import { buildVerification } from "../../evidence/build.js";
+import { ctrfProblems, loadErrorName, toCtrf, toJunit, xmlEscape } from "../../evidence/export.js";
+import type { TestResult } from "../../evidence/schema.js";
 
 const FILE = "stages/stage-04-approval-gate/approval.test.ts";
 const test = (name: string, status: TestResult["status"], message?: string): TestResult => ({

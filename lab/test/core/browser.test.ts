@@ -3,7 +3,7 @@
 // this finds on the real machine.)
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { findBrowser, type BrowserLookup, type BrowserProbe } from "../core/browser.js";
+import { findBrowser, type BrowserLookup, type BrowserProbe } from "../../core/browser.js";
 
 /** A machine where exactly `files` are executable, with its folders listed from them. */
 function machine(files: readonly string[], overrides: Partial<BrowserProbe> = {}): BrowserProbe & { sparticuzCalls: number } {

@@ -9,15 +9,15 @@ import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { staleGenerated } from "../authoring/generated.js";
-import { loadCatalog } from "../catalog/catalog.js";
-import { layoutOf } from "../core/layout.js";
-import { readVerification } from "../evidence/schema.js";
-import { judgeEditions, judgeTwin } from "../verify/judges/editions.js";
-import { judgePatches } from "../verify/judges/patches.js";
-import { judgeSpec } from "../verify/judges/spec.js";
-import { childEnvironment } from "./support/child.js";
-import { copyRepository, SLOW } from "./support/cli.js";
+import { staleGenerated } from "../../authoring/generated.js";
+import { loadCatalog } from "../../catalog/catalog.js";
+import { layoutOf } from "../../core/layout.js";
+import { readVerification } from "../../evidence/schema.js";
+import { judgeEditions, judgeTwin } from "../../verify/judges/editions.js";
+import { judgePatches } from "../../verify/judges/patches.js";
+import { judgeSpec } from "../../verify/judges/spec.js";
+import { childEnvironment } from "../support/child.js";
+import { copyRepository, SLOW } from "../support/cli.js";
 
 /** The paths .gitattributes keeps binary (each `<glob> binary` line): everything else is text, and gets CRLF here. */
 function binaryPaths(copy: string): RegExp {

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { experimentId, faultCommand, loadCatalog, moduleOwners, stageByName } from "../catalog/catalog.js";
-import { tsconfigFor } from "../authoring/generated.js";
-import { layoutOf, ROOT } from "../core/layout.js";
-import { temporaryFolder, writeTree } from "../testing.js";
+import { experimentId, faultCommand, loadCatalog, moduleOwners, stageByName } from "../../catalog/catalog.js";
+import { tsconfigFor } from "../../authoring/generated.js";
+import { layoutOf, ROOT } from "../../core/layout.js";
+import { temporaryFolder, writeTree } from "../../testing.js";
 
 const realStage = "stage-01-capability-registry";
 const DEFAULT_FAULT = (JSON.parse(readFileSync(join(ROOT, "fixtures", realStage, "failure.json"), "utf8")) as { id: string }).id;

@@ -3,13 +3,13 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, it } from "vitest";
-import { buildVerification, evidenceFile, type RunFacts } from "../evidence/build.js";
-import { writeFileAtomic } from "../core/files.js";
-import { dirs } from "../core/layout.js";
-import { exportedSchemas } from "../authoring/schemas.js";
-import { readVerification, type TestResult } from "../evidence/schema.js";
-import { ciRun } from "../evidence/run.js";
-import { temporaryFolder } from "../testing.js";
+import { buildVerification, evidenceFile, type RunFacts } from "../../evidence/build.js";
+import { writeFileAtomic } from "../../core/files.js";
+import { dirs } from "../../core/layout.js";
+import { exportedSchemas } from "../../authoring/schemas.js";
+import { readVerification, type TestResult } from "../../evidence/schema.js";
+import { ciRun } from "../../evidence/run.js";
+import { temporaryFolder } from "../../testing.js";
 
 const stage = { id: "stage-01-capability-registry", nn: "01", slug: "capability-registry" };
 const test = (status: TestResult["status"]): TestResult => ({

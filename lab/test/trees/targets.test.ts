@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../catalog/catalog.js";
-import { dirs, layoutOf } from "../core/layout.js";
-import { learnerWatchTriggers, stagesMatching } from "../vitest/projects.js";
-import { TARGETS } from "../trees/targets.js";
-import { findModule, parseTarget, repairTree, treeFor, UnknownTargetError } from "../trees/trees.js";
-import { temporaryFolder, writeTree } from "../testing.js";
+import { loadCatalog } from "../../catalog/catalog.js";
+import { dirs, layoutOf } from "../../core/layout.js";
+import { learnerWatchTriggers, stagesMatching } from "../../vitest/projects.js";
+import { TARGETS } from "../../trees/targets.js";
+import { findModule, parseTarget, repairTree, treeFor, UnknownTargetError } from "../../trees/trees.js";
+import { temporaryFolder, writeTree } from "../../testing.js";
 
 it("reads FORGE_TARGET, defaulting to the workspace", () => {
   expect(parseTarget(undefined)).toBe("workspace");

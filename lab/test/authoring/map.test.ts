@@ -2,12 +2,12 @@
 // blocks are fresh, and the tool loop it shows as the prerequisite type-checks and runs.
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../catalog/catalog.js";
-import { headings } from "../authoring/lesson.js";
-import { exportedNames, learningPath, relativeImports, syncCourseMap } from "../authoring/map.js";
-import { courseMapSync } from "../authoring/generated.js";
-import { dirs } from "../core/layout.js";
-import { runAgent, type Model, type Reply, type Tool } from "../../stages/agent-loop.js";
+import { loadCatalog } from "../../catalog/catalog.js";
+import { headings } from "../../authoring/lesson.js";
+import { exportedNames, learningPath, relativeImports, syncCourseMap } from "../../authoring/map.js";
+import { courseMapSync } from "../../authoring/generated.js";
+import { dirs } from "../../core/layout.js";
+import { runAgent, type Model, type Reply, type Tool } from "../../../stages/agent-loop.js";
 
 const catalog = loadCatalog();
 

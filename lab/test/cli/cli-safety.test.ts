@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { main } from "../cli/commands.js";
-import { copyRepository, lab, reference, SLOW, snapshot, tools } from "./support/cli.js";
+import { main } from "../../cli/commands.js";
+import { copyRepository, lab, reference, SLOW, snapshot, tools } from "../support/cli.js";
 
 const MINE = { registry: "// my registry, in progress\n", paths: "// my path policy, in progress\n" };
 

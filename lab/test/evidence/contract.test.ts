@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
-import { evaluateContract, evaluateStart } from "../evidence/judge.js";
-import type { FaultContract } from "../catalog/failure-schema.js";
-import type { LoadError, TestResult } from "../evidence/schema.js";
+import { evaluateContract, evaluateStart } from "../../evidence/judge.js";
+import type { FaultContract } from "../../catalog/failure-schema.js";
+import type { LoadError, TestResult } from "../../evidence/schema.js";
 
 const contract: FaultContract = {
   id: "stale-approval",

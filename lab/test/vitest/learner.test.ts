@@ -6,12 +6,12 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, it, type TestContext } from "vitest";
-import { dirs, ROOT } from "../core/layout.js";
-import { npmCommand } from "../core/npm.js";
-import { verificationSchema, type Verification } from "../evidence/schema.js";
-import { workspaceTsconfigPath } from "../vitest/typecheck.js";
-import { temporaryFolder } from "../testing.js";
-import { childEnvironment } from "./support/child.js";
+import { dirs, ROOT } from "../../core/layout.js";
+import { npmCommand } from "../../core/npm.js";
+import { verificationSchema, type Verification } from "../../evidence/schema.js";
+import { workspaceTsconfigPath } from "../../vitest/typecheck.js";
+import { temporaryFolder } from "../../testing.js";
+import { childEnvironment } from "../support/child.js";
 
 interface Run {
   readonly status: number;

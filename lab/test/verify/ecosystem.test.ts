@@ -10,16 +10,16 @@ import { validateWorkflow } from "@action-validator/core";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { loadCatalog } from "../catalog/catalog.js";
-import { layoutOf, ROOT } from "../core/layout.js";
-import { enginesRange, supportedLines } from "../core/node-lines.js";
-import { ctrfProblems } from "../evidence/export.js";
-import { readVerification, type Verification } from "../evidence/schema.js";
-import { materializeFaults } from "../trees/faults.js";
-import { TARGETS } from "../trees/targets.js";
-import { childEnvironment } from "./support/child.js";
-import { lab, reference, SLOW, tools } from "./support/cli.js";
-import { copyRepositoryTo } from "./support/repository.js";
+import { loadCatalog } from "../../catalog/catalog.js";
+import { layoutOf, ROOT } from "../../core/layout.js";
+import { enginesRange, supportedLines } from "../../core/node-lines.js";
+import { ctrfProblems } from "../../evidence/export.js";
+import { readVerification, type Verification } from "../../evidence/schema.js";
+import { materializeFaults } from "../../trees/faults.js";
+import { TARGETS } from "../../trees/targets.js";
+import { childEnvironment } from "../support/child.js";
+import { lab, reference, SLOW, tools } from "../support/cli.js";
+import { copyRepositoryTo } from "../support/repository.js";
 
 interface Step {
   readonly name?: string;

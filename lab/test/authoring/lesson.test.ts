@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/catalog.js";
 import {
   BLOCK_NAMES,
   BLOCKS,
@@ -13,11 +13,11 @@ import {
   scanFolds,
   syncBlocks,
   type LessonSources,
-} from "../authoring/lesson.js";
-import { expectedMessages, unshownMessages } from "../authoring/expected-messages.js";
-import { SECTIONS } from "../catalog/sections.js";
-import { ROOT } from "../core/layout.js";
-import { committedSummary } from "../mutation/stage.js";
+} from "../../authoring/lesson.js";
+import { expectedMessages, unshownMessages } from "../../authoring/expected-messages.js";
+import { SECTIONS } from "../../catalog/sections.js";
+import { ROOT } from "../../core/layout.js";
+import { committedSummary } from "../../mutation/stage.js";
 
 const stage01 = loadCatalog().stages.find((stage) => stage.id === "stage-01-capability-registry");
 if (!stage01?.spec || !stage01.contract) throw new Error("stage 01 must load");

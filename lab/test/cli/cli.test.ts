@@ -4,17 +4,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it, vi } from "vitest";
-import { loadCatalog } from "../catalog/catalog.js";
-import { dirs, layoutOf } from "../core/layout.js";
-import { enginesRange, supportedLines } from "../core/node-lines.js";
-import { colourEnvironment, displayWidth, paint } from "../core/style.js";
-import { judgePatches } from "../verify/judges/patches.js";
-import { judgeSpec } from "../verify/judges/spec.js";
-import { main } from "../cli/commands.js";
-import { checkChineseFont, checkNode, checkTsconfig, printDoctor, probeChineseFont } from "../cli/doctor.js";
-import { cliWords } from "../cli/words/index.js";
-import { optionProblem } from "../cli/shared.js";
-import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "./support/cli.js";
+import { loadCatalog } from "../../catalog/catalog.js";
+import { dirs, layoutOf } from "../../core/layout.js";
+import { enginesRange, supportedLines } from "../../core/node-lines.js";
+import { colourEnvironment, displayWidth, paint } from "../../core/style.js";
+import { judgePatches } from "../../verify/judges/patches.js";
+import { judgeSpec } from "../../verify/judges/spec.js";
+import { main } from "../../cli/commands.js";
+import { checkChineseFont, checkNode, checkTsconfig, printDoctor, probeChineseFont } from "../../cli/doctor.js";
+import { cliWords } from "../../cli/words/index.js";
+import { optionProblem } from "../../cli/shared.js";
+import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "../support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
   const copy = copyRepository(context);

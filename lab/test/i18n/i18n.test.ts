@@ -3,13 +3,13 @@
 // a message points to, and columns that line up with Chinese in them.
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../catalog/catalog.js";
-import { repoPath } from "../core/layout.js";
-import { displayWidth, padDisplay } from "../core/style.js";
-import { lessonIn } from "../i18n/content.js";
-import { isLocale } from "../core/locale.js";
-import { editionOf, forgeLang, localeFromEnvironment, UnknownLocaleError } from "../i18n/locale.js";
-import { chooseLocale } from "../i18n/locale.js";
+import { loadCatalog } from "../../catalog/catalog.js";
+import { repoPath } from "../../core/layout.js";
+import { displayWidth, padDisplay } from "../../core/style.js";
+import { lessonIn } from "../../i18n/content.js";
+import { isLocale } from "../../core/locale.js";
+import { editionOf, forgeLang, localeFromEnvironment, UnknownLocaleError } from "../../i18n/locale.js";
+import { chooseLocale } from "../../i18n/locale.js";
 
 it("reads FORGE_LANG first, then LC_ALL, LC_MESSAGES and LANG in that order, then the system's own locale", () => {
   const chosen = {
