@@ -161,7 +161,7 @@ export const GLOSSARY = [
     en: "What stays open",
     "zh-CN": "尚未堵上的缺口",
     note: "the paragraph of a lesson that says what its check does not close",
-    rejected: ["尚未解决的问题", "仍未解决的问题"],
+    rejected: ["尚未解决的问题", "仍未解决的问题", "仍未解决"],
   },
   { en: "Shared sample library", "zh-CN": "共享采样库", note: "the music scenario's library outside the EP", rejected: ["共享素材库"] },
   // The course site.
