@@ -8,6 +8,12 @@ export interface Term {
   readonly "zh-CN": string;
   /** What the term names, for the glossary page. */
   readonly note: string;
+  /**
+   * Words a Chinese page must not use for this concept: the other renderings the edition once had, or the
+   * stray English a sentence kept. Verify refuses them in every Chinese lesson, page and message
+   * (lab/i18n/rejected.ts), outside code and English quotations, and names this term's word instead.
+   */
+  readonly rejected?: readonly string[];
 }
 
 export const GLOSSARY = [
@@ -74,9 +80,31 @@ export const GLOSSARY = [
   { en: "Registry", "zh-CN": "注册表", note: "stage 01" },
   { en: "Path policy", "zh-CN": "路径策略", note: "stage 02" },
   { en: "Change plan", "zh-CN": "变更计划", note: "stage 03" },
-  { en: "Plan digest", "zh-CN": "计划摘要", note: "stage 03" },
-  { en: "Approval", "zh-CN": "确认", note: "stage 04: a reviewer's consent to one exact plan" },
-  { en: "Approval gate", "zh-CN": "确认门禁", note: "stage 04" },
+  {
+    en: "Plan digest",
+    "zh-CN": "计划摘要",
+    note: "stage 03: the SHA-256 an approval binds; 摘要 alone always means a digest, never a summary",
+  },
+  {
+    en: "Approval",
+    "zh-CN": "审批",
+    note: "stage 04: a reviewer's consent to one exact plan (审批 as in 审批门控); 确认 keeps its everyday sense, to confirm",
+    rejected: ["批准", "审阅"],
+  },
+  { en: "Reviewer", "zh-CN": "审批人", note: "stage 04: the person who approves a plan", rejected: ["审阅者", "审核者"] },
+  { en: "Approval gate", "zh-CN": "审批门控", note: "stage 04", rejected: ["确认门禁"] },
+  {
+    en: "Gate",
+    "zh-CN": "门控",
+    note: "a check every call passes before it runs (the approval gate, stage 11's interpreter gate)",
+    rejected: ["门禁"],
+  },
+  {
+    en: "Auto-approve",
+    "zh-CN": "自动放行",
+    note: "stage 09: a command that runs without asking; 放行 is the verb, require_approval is 需要审批",
+    rejected: ["自动批准"],
+  },
   { en: "Atomic write", "zh-CN": "原子写入", note: "stage 05" },
   { en: "Rollback journal", "zh-CN": "回滚日志", note: "stage 06" },
   { en: "Side-effect controller", "zh-CN": "副作用控制器", note: "stage 07" },
@@ -92,6 +120,50 @@ export const GLOSSARY = [
   },
   { en: "Hard link", "zh-CN": "硬链接", note: "a second name of the same file (the same inode); `nlink` counts the names" },
   { en: "Junction", "zh-CN": "目录联接", note: "a Windows link to a folder; Node's `lstat` reports it as a symbolic link (stage 08)" },
+  { en: "Folder", "zh-CN": "目录", note: "in the lessons and in the CLI alike", rejected: ["文件夹"] },
+  {
+    en: "Path walk",
+    "zh-CN": "逐段遍历",
+    note: "stages 02 and 08: checking a path one component at a time on disk; 遍历 for short",
+    rejected: ["逐级检查", "逐级遍历"],
+  },
+  { en: "Walk over real paths", "zh-CN": "真实路径遍历", note: "stage 02: the path walk that resolves each existing component" },
+  // The attacks, by the names a reader searches for; each lesson gives the English on first use.
+  {
+    en: "Path traversal",
+    "zh-CN": "路径穿越",
+    note: "a request that climbs out with `..` or an absolute form",
+    rejected: ["路径遍历", "目录穿越", "目录遍历"],
+  },
+  { en: "Symlink escape", "zh-CN": "符号链接逃逸", note: "a link inside the root whose target is outside it" },
+  {
+    en: "TOCTOU (time of check to time of use)",
+    "zh-CN": "TOCTOU 竞态",
+    note: "the path changes between the check and the use (检查时刻与使用时刻之间)",
+  },
+  {
+    en: "Mount namespace",
+    "zh-CN": "挂载命名空间",
+    note: "isolation: a process sees only the mounts it is given",
+    rejected: ["mount namespace"],
+  },
+  { en: "Killed (by a signal)", "zh-CN": "被杀死", note: "a process ended by SIGKILL or another signal", rejected: ["killed"] },
+  // Words of the contract and of refusal.
+  { en: "Contract", "zh-CN": "合同", note: "what a tool, a request or a fault promises (故障合同, 结果合同)", rejected: ["契约"] },
+  { en: "Fail closed", "zh-CN": "失败即拒绝", note: "stage 11: refuse when the promised guard is missing", rejected: ["失败即关闭"] },
+  {
+    en: "Summary (of a job or a run)",
+    "zh-CN": "汇总",
+    note: "the CI job summary (作业汇总), a test runner's last lines; never 摘要, which is a digest",
+    rejected: ["作业摘要", "运行摘要", "变异摘要"],
+  },
+  {
+    en: "What stays open",
+    "zh-CN": "尚未堵上的缺口",
+    note: "the paragraph of a lesson that says what its check does not close",
+    rejected: ["尚未解决的问题", "仍未解决的问题", "仍未解决"],
+  },
+  { en: "Shared sample library", "zh-CN": "共享采样库", note: "the music scenario's library outside the EP", rejected: ["共享素材库"] },
   // The course site.
   { en: "Glossary", "zh-CN": "术语表", note: "this list: every term in both editions, a page of the site" },
 ] as const satisfies readonly Term[];
@@ -109,7 +181,7 @@ export function term(en: GlossaryTerm, locale: Locale): string {
 
 /** docs/glossary.md: every term in both editions. */
 export function glossaryPage(): string {
-  const rows = GLOSSARY.map((entry) => `| ${entry.en} | ${entry["zh-CN"]} | ${entry.note} |`);
+  const rows = GLOSSARY.map((entry: Term) => `| ${entry.en} | ${entry["zh-CN"]} | ${entry.note} | ${(entry.rejected ?? []).join("、")} |`);
   return [
     "# Glossary · 术语表",
     "",
@@ -119,8 +191,14 @@ export function glossaryPage(): string {
     "课程使用的每个术语的英文与简体中文对照。课程标题、生成块、网站和 lab 命令行都从这份列表取词",
     "（`lab/i18n/glossary.ts`）；本页由 `npm run generate` 生成。",
     "",
-    "| English | 简体中文 | What it names |",
-    "|---|---|---|",
+    "Each term has one Chinese word. The words in the last column are refused by `npm run verify` in every Chinese",
+    "lesson, page and message (outside code and English quotations).",
+    "",
+    "每个概念只用一个中文术语。最后一列是不再使用的译法：`npm run verify` 在所有中文课程、页面和消息中拒绝它们",
+    "（代码和英文引文除外）。",
+    "",
+    "| English | 简体中文 | What it names | Not used (不再使用) |",
+    "|---|---|---|---|",
     ...rows,
     "",
   ].join("\n");

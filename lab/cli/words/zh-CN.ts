@@ -27,14 +27,14 @@ export const CLI_WORDS: CliWords = {
     status: {
       summary: "每个阶段：你的模块、最近一次证据、状态和下一步",
       help: `只读取 workspace/ 和 evidence/，不做任何改动。--markdown 把同样的状态打印成 Markdown 表格，
-也就是课程 GitHub Actions 工作流的作业摘要（job summary）。`,
+也就是课程 GitHub Actions 工作流的作业汇总（job summary）。`,
     },
     start: {
       summary: "把 workspace/ 置于某个阶段的起点（即它之前各阶段的参考实现）",
       help: `先打印计划：要新建、覆盖或保持不变的每个文件，附内容哈希。内容与参考实现不同的文件，只有经你同意
 才会被覆盖：加 --yes，或在终端里回答 yes；两者都没有时拒绝执行，以状态 1 退出。每个被替换的文件都先
 保存到 .lab/backups/，每次写入都是原子的，任何一步失败都会全部回滚。撤销用 restore。
-它用的正是课程自己的参考模块：计划 → 绑定计划摘要的确认 → 原子写入 → 回滚。${STAGE_NAMES_ZH}
+它用的正是课程自己的参考模块：计划 → 绑定计划摘要的审批 → 原子写入 → 回滚。${STAGE_NAMES_ZH}
 示例：npm run lab -- start 4`,
     },
     restore: {
@@ -80,9 +80,9 @@ ${STAGE_NAMES_ZH}
     },
     class: {
       summary: `供${zhTerm("Instructor")}使用：根据多名${zhTerm("Learner")}的证据目录或 artifact zip 生成班级报告（HTML 和 CSV）`,
-      help: `<folder> 中每名学员一项：一个文件夹（他们的 evidence/，或解压后的 artifact），或者从他们的 forge-lab
+      help: `<folder> 中每名学员一项：一个目录（他们的 evidence/，或解压后的 artifact），或者从他们的 forge-lab
 工作流运行下载的 artifact .zip（用 gh run download，或在该次运行的页面下载）。在 <folder>（或 --out 指定的
-文件夹）中写出 class-report.html（学员 × 阶段，每格是课程网站本地自检的判定，标出 CI 运行，可排序，直接从
+目录）中写出 class-report.html（学员 × 阶段，每格是课程网站本地自检的判定，标出 CI 运行，可排序，直接从
 磁盘打开即可使用）和 class-report.csv。不解压任何内容：zip 条目在内存中读取，每个文件读取前都先检查大小。
 示例：npm run lab -- class ~/classes/spring`,
     },
@@ -140,7 +140,7 @@ ${lines}
     testAllAlone: "--all 针对 workspace/ 运行你开始过的每个阶段：不要再给阶段、--previous 或 --target",
     nothingToTest: "workspace/ 中还没有任何阶段的模块，没有可测试的内容：npm run lab -- status 会告诉你从哪里开始。",
     testing: (stages) => `针对 workspace/ 测试 ${stages}。`,
-    oneFolder: "请给出一个文件夹：class <folder>",
+    oneFolder: "请给出一个目录：class <folder>",
     verifying: (stages) => `正在验证${stages === null ? "每个阶段" : ` ${stages}`}…`,
     newArguments: "请给出阶段编号和 slug：new <NN> <slug>",
     notAStageNumber: (value) => `“${value}”不是阶段编号：请给出 1 到 99`,
@@ -311,8 +311,8 @@ ${lines}
     workspaceWritable: "workspace/ 可写",
     evidenceWritable: "evidence/ 可写",
     yes: "是",
-    workspaceNotWritable: "否，请检查该文件夹的所有者和权限",
-    evidenceNotWritable: "否，测试运行无法记录结果；请检查该文件夹的权限",
+    workspaceNotWritable: "否，请检查该目录的所有者和权限",
+    evidenceNotWritable: "否，测试运行无法记录结果；请检查该目录的权限",
     tsconfigPresent: "存在，编辑器会用测试所用的设置检查 workspace/",
     tsconfigMissing: "缺失，而测试要用它对你的代码做类型检查；可以用 git checkout -- workspace/tsconfig.json 找回",
     tsconfigNotAFile: (what) => `${FILE_KINDS_ZH[what]}，不是文件：请把它移开，再用 git checkout -- workspace/tsconfig.json 找回`,
@@ -361,7 +361,7 @@ ${lines}
   },
 
   class: {
-    notAFolder: (folder) => `${folder} 不是文件夹：请给出每名学员各占一个文件夹或 artifact .zip 的那个文件夹。`,
+    notAFolder: (folder) => `${folder} 不是目录：请给出每名学员各占一个目录或 artifact .zip 的那个目录。`,
     summary: (learners, passed, skipped) => `${learners} 名学员，共通过 ${passed} 个阶段；跳过 ${skipped} 项（详见页面）。`,
     wrote: (file) => `已写出 ${file}`,
   },

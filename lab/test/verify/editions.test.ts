@@ -14,12 +14,13 @@ import { scaffold } from "../../authoring/scaffold.js";
 import { failureSchema } from "../../catalog/failure-schema.js";
 import { stageSchema } from "../../catalog/stage-schema.js";
 import { contractEditionProblems, contractIn, specEditionProblems, specIn } from "../../i18n/content.js";
-import { GLOSSARY, glossaryPage, term } from "../../i18n/glossary.js";
+import { GLOSSARY, glossaryPage, term, type Term } from "../../i18n/glossary.js";
+import { rejectedUses, rejectedWordProblems } from "../../i18n/rejected.js";
 import { cliWords } from "../../cli/words/index.js";
 import { localized, repoPath, ROOT } from "../../core/layout.js";
 import { committedSummary } from "../../mutation/stage.js";
 import { temporaryFolder, writeTree } from "../../testing.js";
-import { judgeTwin } from "../../verify/judges/editions.js";
+import { CHINESE_WORD_FILES, judgeEditions, judgeTwin } from "../../verify/judges/editions.js";
 
 const stage04 = loadCatalog().stages.find((stage) => stage.id === "stage-04-approval-gate");
 if (!stage04?.spec || !stage04.contract) throw new Error("stage 04 must load");
@@ -219,4 +220,109 @@ it("quotes the first line of `lab hint` as the CLI prints it, in each edition", 
       expect(read(localized(repoPath(stage.readmePath), locale)), `${stage.id}: the ${locale} lesson quotes`).toContain(line);
     }
   }
+});
+
+// One term per concept: the glossary's rejected words, refused wherever Chinese is running text.
+const folder: Term = { en: "Folder", "zh-CN": "目录", note: "", rejected: ["文件夹"] };
+const walk: Term = { en: "Path traversal", "zh-CN": "路径穿越", note: "", rejected: ["路径遍历"] };
+const longer: Term = { en: "Walk over real paths", "zh-CN": "真实路径遍历", note: "" };
+const killed: Term = { en: "Killed", "zh-CN": "被杀死", note: "", rejected: ["killed"] };
+const words: readonly Term[] = [folder, walk, longer, killed];
+
+it("refuses a rejected word in a Chinese lesson, naming the file, the line, the word found and the term to use", () => {
+  const page = "# 标题\n\n证据写进 `evidence/` 文件夹。\n\n进程被 killed 了。\n";
+  expect(rejectedWordProblems("stages/x/README.zh-CN.md", page, "markdown", words), "a rejected word on lines 3 and 5").toEqual([
+    'stages/x/README.zh-CN.md:3: "文件夹" is not the edition\'s word for "Folder": use "目录"',
+    'stages/x/README.zh-CN.md:5: "killed" is not the edition\'s word for "Killed": use "被杀死"',
+  ]);
+  expect(rejectedUses("先做路径遍历检查\n", "markdown", words), "the word, where it stands and its term").toEqual([
+    { line: 1, column: 3, word: "路径遍历", term: walk },
+  ]);
+});
+
+it("passes the accepted word, and a rejected word inside code, a generated block, a longer accepted term or an English quotation", () => {
+  const page = [
+    "证据写进 `evidence/` 目录。",
+    "行内代码里的 `文件夹` 不算，`` 文件夹 `` 也不算。",
+    "```sh",
+    "echo 文件夹 killed",
+    "```",
+    "<!-- forge:design -->",
+    "生成块里的文件夹由它的来源检查。",
+    "<!-- /forge:design -->",
+    "阶段 02 的真实路径遍历走到了哪里。",
+    "测试 reports a process killed from outside as killed 通过了。",
+    "消息是“killed after the 120000 ms timeout”。",
+    "进程被杀死（killed）了。",
+    "skilled 和 killedBy 不是这个词。",
+  ].join("\n");
+  expect(rejectedUses(page, "markdown", words), "no rejected word counts").toEqual([]);
+  const glossed = "挂载命名空间（mount namespace）隔离了项目，mount namespace 却不该单独出现。";
+  const mount: Term = { en: "Mount namespace", "zh-CN": "挂载命名空间", note: "", rejected: ["mount namespace"] };
+  expect(
+    rejectedUses(glossed, "markdown", [mount]).map((use) => use.column),
+    "the English name counts only where it stands alone, not as the gloss after its term",
+  ).toEqual([glossed.lastIndexOf("mount namespace") + 1]);
+});
+
+it("reads only the Chinese edition of stage.json and failure.json, and keeps the longest of overlapping words", () => {
+  const json = [
+    "{",
+    '  "title": "A folder, killed",',
+    '  "zh-CN": {',
+    '    "title": "证据文件夹",',
+    '    "hints": ["`文件夹` 不算"]',
+    "  },",
+    '  "after": "文件夹"',
+    "}",
+  ].join("\n");
+  expect(rejectedWordProblems("stage.json", json, "json", words), "only line 4 is Chinese running text").toEqual([
+    'stage.json:4: "文件夹" is not the edition\'s word for "Folder": use "目录"',
+  ]);
+  const reviewer: Term = { en: "Reviewer", "zh-CN": "审批人", note: "", rejected: ["审阅者"] };
+  const approval: Term = { en: "Approval", "zh-CN": "审批", note: "", rejected: ["审阅"] };
+  expect(
+    rejectedUses("审阅者看过了", "source", [approval, reviewer]).map((use) => use.word),
+    "one find for 审阅者, not also 审阅",
+  ).toEqual(["审阅者"]);
+});
+
+it("keeps the glossary's rejected words apart from its accepted ones, and finds none in any Chinese file of the course", () => {
+  const accepted = new Set(GLOSSARY.map((entry) => entry["zh-CN"] as string));
+  const clashes = GLOSSARY.flatMap((entry: Term) => (entry.rejected ?? []).filter((word) => accepted.has(word)));
+  expect(clashes, "rejected words that are also a term's accepted word").toEqual([]);
+  const catalog = loadCatalog();
+  const found = [...catalog.stages.flatMap((stage) => judgeTwin(stage).problems), ...judgeEditions(catalog).problems].filter((problem) =>
+    problem.includes("is not the edition's word"),
+  );
+  expect(found, "rejected words in the committed Chinese files").toEqual([]);
+  const tracked = execFileSync("git", ["ls-files", "--", "lab", "site"], { cwd: ROOT, encoding: "utf8" })
+    .split("\n")
+    .filter((file) => /zh-CN\.(ts|md)$/.test(file) && !file.includes("/test/"));
+  expect(
+    tracked.filter((file) => !(CHINESE_WORD_FILES as readonly string[]).includes(file)),
+    "Chinese words files of the lab and the site that verify does not read",
+  ).toEqual([]);
+});
+
+it("refuses a rejected word in a lesson through verify's twin column, with the lesson's path and line", () => {
+  const root = temporaryFolder();
+  const dir = join(root, "stages", stage04.id);
+  const twin = lesson("zh-CN").replace(/^(## 概念\n)/m, "$1\n审阅者把计划放进文件夹。\n");
+  const line = twin.split("\n").indexOf("审阅者把计划放进文件夹。") + 1;
+  writeTree(root, {
+    [join("stages", stage04.id, "README.md")]: lesson("en"),
+    [join("stages", stage04.id, "README.zh-CN.md")]: twin,
+    [join("fixtures", stage04.id, "mutation.json")]: read(`fixtures/${stage04.id}/mutation.json`),
+  });
+  const stage = { ...stage04, root, dir, readmePath: join(dir, "README.md"), specPath: join(ROOT, repoPath(stage04.specPath)) };
+  const check = judgeTwin({ ...stage, faults: [] });
+  expect(check.ok, "the twin with rejected words").toBe(false);
+  expect(
+    check.problems.filter((problem) => problem.startsWith(`stages/${stage04.id}/README.zh-CN.md:${line}:`)),
+    "the two words, on the line they stand",
+  ).toEqual([
+    `stages/${stage04.id}/README.zh-CN.md:${line}: "审阅者" is not the edition's word for "Reviewer": use "审批人"`,
+    `stages/${stage04.id}/README.zh-CN.md:${line}: "文件夹" is not the edition's word for "Folder": use "目录"`,
+  ]);
 });

@@ -94,7 +94,7 @@ it.concurrent("stops at a FIFO, a folder or a link where a module belongs with o
     env: { FORGE_LANG: "zh-CN" },
   });
   expect(folder.status, "exit status with a folder where the module belongs").toBe(1);
-  expect(folder.output).toMatch(/ModuleNotAFile: \S*forge\/tools\/registry\.ts 是文件夹，不是文件：请把它移开，在那里写模块。/);
+  expect(folder.output).toMatch(/ModuleNotAFile: \S*forge\/tools\/registry\.ts 是目录，不是文件：请把它移开，在那里写模块。/);
   // A link to a module kept elsewhere: the type-check, which reads the workspace's own files, would not
   // see it, so a type error there would pass unnoticed.
   const elsewhere = join(temporaryFolder({ onFinished: context.onTestFinished }), "registry.ts");

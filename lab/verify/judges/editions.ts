@@ -3,13 +3,14 @@
 // solution, faulty and start trees, plus the lab engine's tests, while the compiler type-checks the
 // repository. Then it judges each stage: the solution passes, the fault is caught exactly by its named
 // test, the starting point fails because the module is missing, and the spec is complete.
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { lessonParityProblems, pageParityProblems, type TwinPage } from "../../authoring/editions.js";
 import { environmentInstructions } from "../../authoring/lesson.js";
 import { type Catalog, type Stage } from "../../catalog/catalog.js";
 import { readFileState } from "../../core/files.js";
 import { ROOT, layoutOf, localized, repoPath } from "../../core/layout.js";
 import { TWIN_LOCALE } from "../../core/locale.js";
+import { chineseTextOf, rejectedWordProblems } from "../../i18n/rejected.js";
 import { committedSummary } from "../../mutation/stage.js";
 import { type Check, fail, pass } from "../check.js";
 import { learnerFacing } from "./spec.js";
@@ -37,6 +38,28 @@ export function readTwins(english: string, root: string): { page: TwinPage } | {
   };
 }
 
+/**
+ * The Chinese files beside the pages verify reads as twins: the site's front page and every words file of
+ * the CLI, npm test, the generated blocks, the self-check and the site, and the Chinese names of what can
+ * stand where a file belongs. Their words follow the glossary.
+ */
+export const CHINESE_WORD_FILES = [
+  "site/overview.zh-CN.md",
+  "lab/cli/words/zh-CN.ts",
+  "lab/vitest/words/zh-CN.ts",
+  "lab/authoring/words/zh-CN.ts",
+  "lab/evidence/words/zh-CN.ts",
+  "site/client/text/zh-CN.ts",
+  "lab/i18n/file-kinds.ts",
+] as const;
+
+/** Each rejected word of a Chinese file, naming it from the root, or why it cannot be read. */
+export function chineseWordProblems(file: string, root: string): string[] {
+  const read = readPage(file, root);
+  if ("problem" in read) return [read.problem];
+  return rejectedWordProblems(repoPath(file, root), read.text, chineseTextOf(file));
+}
+
 /** The lesson's Chinese twin and the Chinese fields of stage.json and failure.json, in parity with the English. */
 export function judgeTwin(stage: Stage): Check {
   const { spec, contract } = stage;
@@ -50,12 +73,13 @@ export function judgeTwin(stage: Stage): Check {
     ),
   ];
   const where = repoPath(stage.dir, stage.root);
-  return problems.length === 0
-    ? pass("in parity")
-    : fail(
-        "differs",
-        [...new Set(problems)].map((problem) => `${where}/${problem}`),
-      );
+  const words = [
+    ...rejectedWordProblems(repoPath(localized(stage.readmePath, TWIN_LOCALE), stage.root), read.page.twin, "markdown"),
+    ...[stage.specPath, ...stage.faults.map((fault) => fault.contractPath)].flatMap((file) => chineseWordProblems(file, stage.root)),
+  ];
+  const all = [...[...new Set(problems)].map((problem) => `${where}/${problem}`), ...words];
+  if (all.length === 0) return pass("in parity");
+  return fail(problems.length === 0 ? "rejected words" : "differs", all);
 }
 
 /** The twins of the pages around the lessons: the course map, the workspace README and the repository README. */
@@ -76,5 +100,13 @@ export function judgeEditions(catalog: Catalog): Check {
           ];
     return [...pageParityProblems(read.page), ...variables].map((problem) => `${prefix}${problem}`);
   });
+  problems.push(
+    ...[layout.courseMap, layout.workspaceReadme, layout.readme].flatMap((english) => {
+      const twin = localized(english, TWIN_LOCALE);
+      const read = readPage(twin, layout.root);
+      return "problem" in read ? [] : rejectedWordProblems(repoPath(twin, layout.root), read.text, "markdown");
+    }),
+    ...CHINESE_WORD_FILES.map((file) => join(layout.root, file)).flatMap((file) => chineseWordProblems(file, layout.root)),
+  );
   return problems.length === 0 ? pass("in parity") : fail(`${problems.length} difference(s)`, problems);
 }
