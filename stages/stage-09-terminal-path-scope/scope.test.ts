@@ -638,6 +638,30 @@ it("moves the working folder with cd, and after ; or || the folder before the cd
     "cd /etc": "it only changes the working folder: cd needs no approval",
   });
   expect(decide("cd /etc", IN_ROOT, NO_RULES).authorizedBy, "a cd alone authorizes nothing").toBeNull();
+  // Any pipeline, cd or not, may succeed or fail where it ran; a cd that did not run leaves its folder as
+  // it was. After `cd /etc ||` the next `||` runs only where that cd failed, the next `&&` or `;` also in /etc.
+  const chains = [
+    "ls && cat ../README.md",
+    "ls || cat ../README.md",
+    "cd /etc || cd src || ls",
+    "cd /etc || cd src && ls",
+    "cd /etc || cd src; ls",
+    // If cd src fails, the first ls is skipped, the second runs in the root, and cat runs after it.
+    "cd src && ls || ls && cat ../README.md",
+  ];
+  expect(actions(chains), "where each pipeline after && || ; may run").toEqual({
+    "ls && cat ../README.md": "require_approval",
+    "ls || cat ../README.md": "require_approval",
+    "cd /etc || cd src || ls": "auto_approve",
+    "cd /etc || cd src && ls": "require_approval",
+    "cd /etc || cd src; ls": "require_approval",
+    "cd src && ls || ls && cat ../README.md": "require_approval",
+  });
+  // The reason names the folder the cd leads to before the one the shell stays in if the cd fails.
+  const pulled = "git pull; cd /srv/legacy/app; ls";
+  expect(reasons([pulled], { cwd: "/workspace", root: ROOT }, { deny: [], allow: ["git pull"] }), "two folders outside").toEqual({
+    [pulled]: `"ls" asks: it runs in "/srv/legacy/app", outside the project root ${ROOT}`,
+  });
 });
 
 it("asks for a cd inside a pipeline: in zsh and under bash's lastpipe the last command of a pipeline moves the working folder", () => {
@@ -699,6 +723,11 @@ it("compares paths by whole segments, never by string prefix", () => {
     "cat ../shop-evil/.env",
     "ls /",
     "cat src/../../shop/app.ts",
+    "cat ../../project-workspaces/shop/src/app.ts",
+    "cat ../../../data/project-workspaces/shop/src/app.ts",
+    "cat ../../../../../data/project-workspaces/shop/src/app.ts",
+    "cd src && cat ../../shop/README.md",
+    "cat src//../../.env",
   ];
   expect(actions(commands), "path containment by whole segments").toEqual({
     [`ls ${ROOT}`]: "auto_approve",
@@ -712,8 +741,15 @@ it("compares paths by whole segments, never by string prefix", () => {
     [`cd ${ROOT}-evil && ls`]: "require_approval",
     "cat ../shop-evil/.env": "require_approval",
     "ls /": "require_approval",
-    // Out and back in: the normalized path is inside.
+    // Out and back in: the normalized path is inside, from two, three or more folders above (above / is /),
+    // and from a folder below the root.
     "cat src/../../shop/app.ts": "auto_approve",
+    "cat ../../project-workspaces/shop/src/app.ts": "auto_approve",
+    "cat ../../../data/project-workspaces/shop/src/app.ts": "auto_approve",
+    "cat ../../../../../data/project-workspaces/shop/src/app.ts": "auto_approve",
+    "cd src && cat ../../shop/README.md": "auto_approve",
+    // An empty segment is no folder: `src//..` is the root, and `../.env` is outside.
+    "cat src//../../.env": "require_approval",
   });
 });
 
@@ -907,6 +943,8 @@ it("asks for an option that is not on its verb's allow-list: npm test --node-opt
     "npm test --script-shell=/bin/sh": "--script-shell=/bin/sh",
     "npm test --prefix=../other": "--prefix=../other",
     "npm test -- --reporter=./reporter.js": "--reporter=./reporter.js",
+    // After `--` the option is the script's, even one npm itself accepts.
+    "npm test -- --silent": "--silent",
     "pnpm test --node-options=--require=evil.cjs": "--node-options=--require=evil.cjs",
     "pnpm test -- --config=vitest.evil.ts": "--config=vitest.evil.ts",
     "pnpm test --watch": "--watch",
@@ -1110,6 +1148,7 @@ it("accepts every option on each declared verb's allow-list, clustered or with a
   // Short options cluster after one dash, and a letter that takes a value takes the rest of its word.
   const clusters = [
     "ls -laR src",
+    "grep -e-- src",
     "grep -rnC3 TODO src",
     "grep -rie TODO src",
     "head -n5 src/app.ts",
@@ -1120,7 +1159,16 @@ it("accepts every option on each declared verb's allow-list, clustered or with a
   ];
   expect(actions(clusters), "clustered and glued short options").toEqual(same(clusters, "auto_approve"));
   // After `--` every word is an operand; npm and pnpm pass operands to the project's test script.
-  const operands = ["grep -- -exec src", "cat -- -n", "npm test -- cart", "pnpm test -- src/cart.test.ts", "echo --anything -goes"];
+  // `-` alone is no option, but standard input or a name, even to the test script.
+  const operands = [
+    "grep -- -exec src",
+    "cat -- -n",
+    "npm test -- cart",
+    "pnpm test -- src/cart.test.ts",
+    "echo --anything -goes",
+    "npm test -- -",
+    "pnpm test -- -",
+  ];
   expect(actions(operands), "operands").toEqual(same(operands, "auto_approve"));
 });
 
@@ -1204,6 +1252,11 @@ it("asks for git paths read from the top of the repository: revision:path and pa
     [`git diff ${flags} HEAD:src/a.ts HEAD:src/b.ts`]: top("HEAD:src/a.ts"),
     [`git show ${flags} main:`]: top("main:"),
     [`git show ${flags} HEAD:./../x`]: 'path "./../x" is outside the project root /data/project-workspaces/shop',
+    // Wherever the revision:path stands, first or after the options; git status reads pathspecs too.
+    [`git show HEAD:README.md ${flags}`]: top("HEAD:README.md"),
+    "git status ':(top)src'": top(":(top)src"),
+    // Every word after `--` is an operand, one that starts with a dash too: the rule reads every operand alike.
+    "git log -- -v1:notes.md": top("-v1:notes.md"),
   };
   const expected = Object.fromEntries(Object.entries(cases).map(([command, why]) => [command, `${JSON.stringify(command)} asks: ${why}`]));
   expect(reasons(Object.keys(cases)), "command → reason").toEqual(expected);
@@ -1213,6 +1266,8 @@ it("asks for git paths read from the top of the repository: revision:path and pa
     `cd src && git show ${flags} HEAD:../README.md`,
     `git diff ${flags} main -- src`,
     "git log --oneline -- src",
+    // An option's value is no operand, colon or not.
+    "git log --since=09:00 --oneline",
   ];
   expect(actions(fromFolder), "paths from the working folder").toEqual(same(fromFolder, "auto_approve"));
   // Reading a path, not an option: always allow offers the verb, as for any path outside.
