@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -1535,6 +1535,28 @@ it("cannot see which configuration tsc finds above a root that has none: the dis
     decisions: { tsc: root, "npm test": root },
     emitted: join("..", "escaped", "project", "src", "app.js"),
     written: true,
+  });
+});
+
+it("cannot see the programs git's configuration names: the git configuration limit", { timeout: 30_000 }, async () => {
+  // A repository whose .git/config names a program that even git status runs: an fsmonitor hook.
+  const root = temporaryFolder();
+  const git = (...args: string[]) =>
+    promisify(execFile)("git", args, { cwd: root, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+  await git("init", "--quiet");
+  writeTree(root, {
+    "hook.sh": '#!/bin/sh\necho ran > "$(dirname "$0")/hook-ran"\n',
+    "src/app.ts": "export const answer = 42;\n",
+  });
+  chmodSync(join(root, "hook.sh"), 0o755);
+  await git("config", "core.fsmonitor", join(root, "hook.sh"));
+  const context = { cwd: root, root };
+  const decisions = actions(["git status", "git diff --no-ext-diff --no-textconv"], context);
+  await git("status", "--short");
+  // Documented, not desired: the policy approves by the root, and git ran the program .git/config names.
+  expect({ decisions, ran: existsSync(join(root, "hook-ran")) }, "what a pure policy sees, and what git ran").toEqual({
+    decisions: { "git status": "auto_approve", "git diff --no-ext-diff --no-textconv": "auto_approve" },
+    ran: true,
   });
 });
 
