@@ -5,7 +5,7 @@
 import { withLf } from "../core/files.js";
 import type { Locale } from "../core/locale.js";
 import { LOCALE_NAMES } from "../core/locale.js";
-import { contractEditionProblems, specEditionProblems } from "../i18n/content.js";
+import { contractEditionProblems, glossProblems, specEditionProblems } from "../i18n/content.js";
 import { lessonProblems, scanFolds, type LessonSources } from "./lesson.js";
 
 const GENERATED_MARKER = /^<!-- (\/?)forge:[a-z]+ -->/;
@@ -95,8 +95,9 @@ export function pageParityProblems(page: TwinPage): string[] {
 
 /**
  * Parity of a lesson and its twin: everything of `pageParityProblems`, the twin as complete a lesson in
- * its language as the English one (sections, fresh blocks, well-formed folds), as many folds, and every
- * structured field present in both languages.
+ * its language as the English one (sections, fresh blocks, well-formed folds), as many folds, every
+ * structured field present in both languages, and a gloss for each test the blocks list, none for a test
+ * they do not.
  */
 export function lessonParityProblems(page: TwinPage, sources: LessonSources): string[] {
   const locale = page.locale;
@@ -106,6 +107,8 @@ export function lessonParityProblems(page: TwinPage, sources: LessonSources): st
   const twinFolds = scanFolds(page.twin, locale).folds.length;
   if (folds !== twinFolds) problems.push(`${page.twinName}: has ${twinFolds} fold(s), the English lesson ${folds}`);
   problems.push(...specEditionProblems(sources.spec, locale).map((problem) => `stage.json ${problem}`));
+  const contracts = sources.stage.faults.flatMap((fault) => (fault.contract ? [fault.contract] : []));
+  problems.push(...glossProblems(sources.spec, contracts, locale).map((problem) => `stage.json ${problem}`));
   for (const fault of sources.stage.faults) {
     if (!fault.contract) continue;
     const name = fault.isDefault ? "failure.json" : `faults/${fault.id}.json`;

@@ -11,7 +11,7 @@ import { OPTION_LETTERS } from "../catalog/names.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
 import type { StageSpec } from "../catalog/stage-schema.js";
 import { strengthSentence, type MutationSummary } from "../mutation/summary.js";
-import { contractIn, specIn } from "../i18n/content.js";
+import { contractIn, specIn, testGloss } from "../i18n/content.js";
 import { term } from "../i18n/glossary.js";
 import type { Locale } from "../core/locale.js";
 
@@ -103,6 +103,9 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
   const words = BLOCK_WORDS[locale];
   const label = (english: Parameters<typeof term>[0]) => term(english, locale);
   const run = `npm test -- stage-${stage.nn}`;
+  // Every test a block lists: the English name, and in another edition its gloss beside it.
+  const test = (name: string) => words.test(name, testGloss(sources.spec, locale, name));
+  const tests = (names: readonly string[], indent = "") => names.map((name) => `${indent}- ${test(name)}`).join("\n");
   switch (name) {
     case "predict": {
       const { question, options, answer, why } = spec.prediction;
@@ -119,7 +122,7 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
       ]);
     case "order":
       return spec.order
-        ? `${words.order}\n\n${spec.order.map((step, index) => `${index + 1}. ${step.why}\n${step.tests.map((test) => `   - ${test}`).join("\n")}`).join("\n")}`
+        ? `${words.order}\n\n${spec.order.map((step, index) => `${index + 1}. ${step.why}\n${tests(step.tests, "   ")}`).join("\n")}`
         : words.anyOrder(spec.mastery.length + spec.transfer.tests.length);
     case "hints":
       return spec.hints.map((hint, index) => details(words.hint(index + 1, spec.hints.length), hint)).join("\n\n");
@@ -127,9 +130,9 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
       const rows: [string, string][] = [
         [label("Fault"), `\`${contract.id}\``],
         [label("Fault file"), `\`faulty/${stage.id}/${contract.id}.patch\``],
-        [label("Target test"), contract.targetTest],
+        [label("Target test"), test(contract.targetTest)],
         [label("Expected failure"), `\`/${contract.expectedFailure}/\``],
-        [label("Also failing"), contract.alsoFailing.length === 0 ? words.none : contract.alsoFailing.join("; ")],
+        [label("Also failing"), contract.alsoFailing.length === 0 ? words.none : contract.alsoFailing.map(test).join(words.testSeparator)],
       ];
       const steps = contract.diagnosis.map((step, index) => `${index + 1}. ${step}`).join("\n");
       const others = stage.faults.filter((fault) => !fault.isDefault);
@@ -137,20 +140,20 @@ export function renderBlock(name: BlockName, sources: LessonSources): string {
         others.length === 0
           ? ""
           : `\n\n${words.moreFaults(others.length, String(stage.number))}\n\n${others
-              .map((fault) => `- \`${fault.id}\`${fault.contract ? words.caughtBy(fault.contract.targetTest) : ""}`)
+              .map((fault) => `- \`${fault.id}\`${fault.contract ? words.caughtBy(test(fault.contract.targetTest)) : ""}`)
               .join("\n")}`;
       return `${table(rows)}\n\n${words.diagnosis}\n\n${steps}\n\n${words.fixPrinciple}${contract.fixPrinciple}\n\n\`\`\`sh\n${faultCommand(stage)}\n\`\`\`${more}`;
     }
     case "transfer": {
-      const { scenario, title, change, task, criteria, tests } = spec.transfer;
+      const { scenario, title, change, task, criteria } = spec.transfer;
       const list = criteria.map((item) => `- ${item}`).join("\n");
-      const names = tests.map((test) => `- ${test}`).join("\n");
+      const names = tests(spec.transfer.tests);
       return `${words.scenario(title, scenarioLabel(scenario, locale))}\n\n${words.whatChanges}${change}\n\n${task}\n\n${words.doneWhen}\n\n${list}\n\n${words.testsThatCheck}\n\n${names}`;
     }
     case "design":
       return `**${spec.design.question}**\n\n${details(label("What a strong answer contains"), spec.design.rubric.map((item) => `- ${item}`).join("\n"))}`;
     case "mastery": {
-      const names = spec.mastery.map((test) => `- ${test}`).join("\n");
+      const names = tests(spec.mastery);
       const strength = mutation ? `\n\n${strengthSentence(mutation, stage.nn, locale)}` : "";
       return `${words.mastery}\n\n${names}\n\n\`\`\`sh\n${run}\n\`\`\`${strength}`;
     }

@@ -73,6 +73,13 @@ export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold |
   if (existing) return `${repoPath(existing)} exists already`;
 
   const stub = `// ${todo(`the reference solution of stage ${nn}: forge/tools/${module}.`)}\nexport {};\n`;
+  const transferTest = todo("the name of a transfer test.");
+  const masteryTests = [1, 2, 3].map((n) => todo(`the name of test ${n}.`));
+  const targetTest = todo("the test that catches the fault.");
+  // The Chinese edition glosses every test a block of the lesson lists, by its English name.
+  const glosses = Object.fromEntries(
+    [targetTest, transferTest, ...masteryTests].map((name) => [name, todo("what this test proves, in Chinese.")]),
+  );
   const spec = {
     $schema: "../stage.schema.json",
     title: title(slug),
@@ -94,10 +101,10 @@ export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold |
       change: todo("what differs from the worked example."),
       task: todo("what to do."),
       criteria: [todo("a criterion.")],
-      tests: [todo("the name of a transfer test.")],
+      tests: [transferTest],
     },
     design: { question: todo("a design question."), rubric: [todo("what a strong answer contains."), todo("and what else.")] },
-    mastery: [1, 2, 3].map((n) => todo(`the name of test ${n}.`)),
+    mastery: masteryTests,
     [TWIN_LOCALE]: {
       title: todo("the title in Chinese."),
       summary: todo("the summary in Chinese."),
@@ -115,13 +122,14 @@ export function scaffold(catalog: Catalog, request: ScaffoldRequest): Scaffold |
         criteria: [todo("the criterion in Chinese.")],
       },
       design: { question: todo("the design question in Chinese."), rubric: [todo("rubric 1 in Chinese."), todo("rubric 2 in Chinese.")] },
+      tests: glosses,
     },
   };
   const contract = {
     $schema: "../failure.schema.json",
     id: "placeholder-fault",
     faultFile: `forge/tools/${module}.ts`,
-    targetTest: todo("the test that catches the fault."),
+    targetTest,
     expectedFailure: todo("a regular expression its failure message matches."),
     alsoFailing: [],
     diagnosis: [todo("the first diagnosis step."), todo("the next one.")],

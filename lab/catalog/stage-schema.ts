@@ -34,6 +34,12 @@ const stageText = {
 const hints = () => z.array(text()).check(z.minLength(2, "must have at least 2 graded hints"));
 // Why a step of the suggested order comes where it does; the tests of each step are data, named once.
 const orderWhy = { why: text().check(z.describe("why these tests come at this point of the order")) };
+// A test keeps its English name in every edition (vitest prints it, a learner searches for it); the
+// Chinese edition says beside it what the test proves.
+const glosses = () =>
+  z
+    .record(testName(), text().check(z.describe("what the test proves, in one short sentence of this edition")))
+    .check(z.describe("every test a lesson block lists, by its English name, with its gloss"));
 
 /** The translatable text of stage.json, as its "zh-CN" edition holds it. */
 export const stageTextSchema = z.strictObject({
@@ -43,6 +49,7 @@ export const stageTextSchema = z.strictObject({
   transfer: z.strictObject(transferText),
   design: z.strictObject(designText),
   order: z.optional(z.array(z.strictObject(orderWhy))),
+  tests: z.optional(glosses()),
 });
 
 export type StageText = z.infer<typeof stageTextSchema>;

@@ -64,6 +64,47 @@ export function contractEditionProblems(contract: FaultContract, locale: Locale)
 }
 
 /**
+ * Every test the lesson's generated blocks list, in the order they first appear: the suggested order, the
+ * fault lab (each fault's target test and the tests it may also fail), the transfer challenge and the
+ * mastery evidence.
+ */
+export function listedTests(spec: StageSpec, contracts: readonly FaultContract[]): string[] {
+  const names = [
+    ...(spec.order ?? []).flatMap((step) => step.tests),
+    ...contracts.flatMap((contract) => [contract.targetTest, ...contract.alsoFailing]),
+    ...spec.transfer.tests,
+    ...spec.mastery,
+  ];
+  return [...new Set(names)];
+}
+
+/** The gloss `locale` gives a test beside its English name, if it has one. */
+export function testGloss(spec: StageSpec, locale: Locale, name: string): string | undefined {
+  if (locale === "en") return undefined;
+  const glosses = spec[locale]?.tests;
+  return glosses && Object.hasOwn(glosses, name) ? glosses[name] : undefined;
+}
+
+/**
+ * Where the `locale` edition's glosses of the test names fall short: a test the lesson lists with no
+ * gloss, or a gloss of a name no block lists (a test renamed or removed since). Each names the test.
+ */
+export function glossProblems(spec: StageSpec, contracts: readonly FaultContract[], locale: Locale): string[] {
+  const text = locale === "en" ? undefined : spec[locale];
+  if (!text) return [];
+  const listed = listedTests(spec, contracts);
+  const glossed = Object.keys(text.tests ?? {});
+  return [
+    ...listed
+      .filter((name) => testGloss(spec, locale, name) === undefined)
+      .map((name) => `"${locale}".tests has no gloss for "${name}", a test the lesson lists`),
+    ...glossed
+      .filter((name) => !listed.includes(name))
+      .map((name) => `"${locale}".tests glosses "${name}", which is no test the lesson lists: rename or remove the gloss with its test`),
+  ];
+}
+
+/**
  * A stage's lesson in `locale` when that edition is written, else the English one, with the edition it
  * is in: a message that names a section must name it in the words of the page it points to.
  */

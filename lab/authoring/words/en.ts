@@ -16,6 +16,10 @@ export const BLOCK_WORDS = {
   mastery: "These tests must pass against your own code in `workspace/`:",
   minutes: ([shortest, longest]: readonly [number, number]) => `${shortest}–${longest} minutes`,
   order: "Make the tests green in this order:",
+  /** A test as a block lists it: its name, exactly as vitest prints it (the English edition has no gloss). */
+  test: (name: string, _gloss?: string) => name,
+  /** Between the tests of one table cell. */
+  testSeparator: "; ",
   anyOrder: (count: number) =>
     `${count} tests: any order works. Start with the first one under Mastery evidence, and run the stage's tests after each change.`,
 };

@@ -9,7 +9,7 @@ export const BLOCK_WORDS: BlockWords = {
   fixPrinciple: "**修复原则**：",
   moreFaults: (count: number, fault: string) =>
     `本阶段还有 ${count} 个故障，${count === 1 ? "它有" : "每个都有"}自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出它们，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
-  caughtBy: (test: string) => `，由“${test}”捕获`,
+  caughtBy: (test: string) => `，捕获它的测试是 ${test}`,
   scenario: (title: string, scenario: string) => `**${title}**（${scenario}）`,
   whatChanges: "*改变的条件*：",
   doneWhen: "完成标准：",
@@ -17,5 +17,8 @@ export const BLOCK_WORDS: BlockWords = {
   mastery: "这些测试必须在你自己的 `workspace/` 代码上通过：",
   minutes: ([shortest, longest]: readonly [number, number]) => `${shortest}–${longest} 分钟`,
   order: "按这个顺序让测试变绿：",
+  // The English name stays whole, in code, so a learner finds it in vitest's output; the gloss follows.
+  test: (name: string, gloss?: string) => (gloss ? `\`${name}\`（${gloss}）` : `\`${name}\``),
+  testSeparator: "；",
   anyOrder: (count: number) => `共 ${count} 个测试，顺序不限。从“掌握证据”下的第一个开始，每改一次就运行一次本阶段的测试。`,
 };

@@ -12,8 +12,8 @@ import { BLOCK_NAMES, BLOCKS, headingProblems, renderBlock, sectionTitles, type 
 import { SECTIONS } from "../../catalog/sections.js";
 import { scaffold } from "../../authoring/scaffold.js";
 import { failureSchema } from "../../catalog/failure-schema.js";
-import { stageSchema } from "../../catalog/stage-schema.js";
-import { contractEditionProblems, contractIn, specEditionProblems, specIn } from "../../i18n/content.js";
+import { stageSchema, type StageSpec } from "../../catalog/stage-schema.js";
+import { contractEditionProblems, contractIn, glossProblems, listedTests, specEditionProblems, specIn } from "../../i18n/content.js";
 import { GLOSSARY, glossaryPage, term, type Term } from "../../i18n/glossary.js";
 import { rejectedUses, rejectedWordProblems } from "../../i18n/rejected.js";
 import { cliWords } from "../../cli/words/index.js";
@@ -124,12 +124,104 @@ it("gives either edition the English shape, keeping what is not text", () => {
 it("writes the Chinese blocks with the glossary's words and the Chinese text", () => {
   const zh: LessonSources = { ...sources, locale: "zh-CN" };
   const fault = renderBlock("fault", zh);
-  expect(fault, "the fault block's labels").toContain(`| ${term("Target test", "zh-CN")} | ${sources.contract.targetTest} |`);
+  const target = sources.contract.targetTest;
+  expect(fault, "the fault block's labels").toContain(
+    `| ${term("Target test", "zh-CN")} | \`${target}\`（${sources.spec["zh-CN"]?.tests?.[target]}） |`,
+  );
   expect(fault, "the fix principle").toContain(`**修复原则**：${sources.contract["zh-CN"]?.fixPrinciple}`);
   expect(renderBlock("hints", zh).match(/<summary>提示 \d（共 \d 条）<\/summary>/g), "one fold per hint").toHaveLength(
     sources.spec.hints.length,
   );
   expect(renderBlock("predict", zh), "the answer fold").toContain("<summary>答案</summary>");
+});
+
+// Each test a block lists keeps its English name (vitest prints it, a learner searches for it), and the
+// Chinese edition says beside it what the test proves.
+const glossOf = (spec: StageSpec, name: string) => spec["zh-CN"]?.tests?.[name];
+const glossed = (spec: StageSpec, name: string) => `\`${name}\`（${glossOf(spec, name)}）`;
+
+it("shows every test a Chinese block lists by its English name in code with its gloss beside it, and leaves the English blocks as they were", () => {
+  const zh: LessonSources = { ...sources, locale: "zh-CN" };
+  const { spec, contract } = sources;
+  const mastery = renderBlock("mastery", zh).split("\n");
+  for (const name of spec.mastery) expect(mastery, `the Chinese mastery block's line for "${name}"`).toContain(`- ${glossed(spec, name)}`);
+  const transfer = renderBlock("transfer", zh).split("\n");
+  for (const name of spec.transfer.tests)
+    expect(transfer, `the Chinese transfer block's line for "${name}"`).toContain(`- ${glossed(spec, name)}`);
+  const fault = renderBlock("fault", zh);
+  expect(fault, "the Chinese fault table's target test").toContain(
+    `| ${term("Target test", "zh-CN")} | ${glossed(spec, contract.targetTest)} |`,
+  );
+  expect(fault, "the Chinese fault table's also-failing tests").toContain(
+    `| ${term("Also failing", "zh-CN")} | ${contract.alsoFailing.map((name) => glossed(spec, name)).join("；")} |`,
+  );
+  const english = renderBlock("mastery", sources).split("\n");
+  for (const name of spec.mastery) expect(english, `the English mastery block's line for "${name}", name alone`).toContain(`- ${name}`);
+  expect(renderBlock("fault", sources), "the English fault table's target test, name alone").toContain(
+    `| ${term("Target test", "en")} | ${contract.targetTest} |`,
+  );
+  expect(renderBlock("order", sources), "an English block with a Chinese character in it").not.toMatch(/[\u4e00-\u9fff]/);
+
+  const stage05 = loadCatalog().stages.find((stage) => stage.id === "stage-05-atomic-write");
+  if (!stage05?.spec?.order || !stage05.contract) throw new Error("stage 05 must load, with a suggested order");
+  const order = renderBlock("order", { stage: stage05, spec: stage05.spec, contract: stage05.contract, mutation: null, locale: "zh-CN" });
+  for (const name of stage05.spec.order.flatMap((step) => step.tests))
+    expect(order.split("\n"), `the Chinese suggested order's line for "${name}"`).toContain(`   - ${glossed(stage05.spec, name)}`);
+});
+
+it("refuses, through verify's twin column, a Chinese edition that lacks the gloss of a test its blocks list, naming the stage and the test", () => {
+  const text = sources.spec["zh-CN"];
+  if (!text?.tests) throw new Error("stage 04 glosses its tests");
+  const target = sources.contract.targetTest;
+  const { [target]: _dropped, ...rest } = text.tests;
+  const check = judgeTwin({ ...stage04, spec: { ...sources.spec, "zh-CN": { ...text, tests: rest } } });
+  expect(check.ok, "the twin column with a gloss missing").toBe(false);
+  expect(check.problems, "the problem naming the stage and the test without a gloss").toContain(
+    `stages/${stage04.id}/stage.json "zh-CN".tests has no gloss for "${target}", a test the lesson lists`,
+  );
+  const { tests: _none, ...withoutMap } = text;
+  expect(
+    glossProblems({ ...sources.spec, "zh-CN": withoutMap }, [sources.contract], "zh-CN"),
+    "an edition with no tests map: one problem per listed test",
+  ).toHaveLength(listedTests(sources.spec, [sources.contract]).length);
+  expect(
+    stageSchema.safeParse({ ...sources.spec, "zh-CN": { ...text, tests: { ...text.tests, [target]: "  " } } }).success,
+    "stage.json with a blank gloss must not validate",
+  ).toBe(false);
+});
+
+it("refuses, through verify's twin column, a stale gloss: one for a name no block lists, as when a test is renamed", () => {
+  const text = sources.spec["zh-CN"];
+  if (!text?.tests) throw new Error("stage 04 glosses its tests");
+  const old = sources.spec.mastery[0] ?? "";
+  const renamed = `${old}, renamed`;
+  const spec = { ...sources.spec, mastery: [renamed, ...sources.spec.mastery.slice(1)] };
+  const check = judgeTwin({ ...stage04, spec });
+  expect(check.ok, "the twin column after a test was renamed in stage.json").toBe(false);
+  expect(
+    check.problems.filter((problem) => problem.includes('"zh-CN".tests')),
+    "the stale gloss of the old name and the missing gloss of the new one, each naming the stage",
+  ).toEqual([
+    `stages/${stage04.id}/stage.json "zh-CN".tests has no gloss for "${renamed}", a test the lesson lists`,
+    `stages/${stage04.id}/stage.json "zh-CN".tests glosses "${old}", which is no test the lesson lists: rename or remove the gloss with its test`,
+  ]);
+});
+
+it("counts every fault's target and also-failing tests among the tests to gloss, and finds every committed stage fully glossed", () => {
+  const other = { ...sources.contract, targetTest: "catches the second fault", alsoFailing: ["fails beside the second fault"] };
+  expect(listedTests(sources.spec, [sources.contract, other]), "the tests a lesson with two faults lists").toEqual(
+    expect.arrayContaining(["catches the second fault", "fails beside the second fault", ...sources.spec.mastery]),
+  );
+  expect(glossProblems(sources.spec, [sources.contract, other], "zh-CN"), "the second fault's tests, without glosses").toEqual([
+    `"zh-CN".tests has no gloss for "catches the second fault", a test the lesson lists`,
+    `"zh-CN".tests has no gloss for "fails beside the second fault", a test the lesson lists`,
+  ]);
+  expect(glossProblems(sources.spec, [sources.contract], "en"), "the English edition glosses nothing").toEqual([]);
+  for (const stage of loadCatalog().stages) {
+    if (!stage.spec) throw new Error(`${stage.id}: stage.json must load`);
+    const contracts = stage.faults.flatMap((fault) => (fault.contract ? [fault.contract] : []));
+    expect(glossProblems(stage.spec, contracts, "zh-CN"), `${stage.id}: tests without a gloss, or glosses without a test`).toEqual([]);
+  }
 });
 
 it("takes every section heading from the glossary, and finds each block's section there", () => {
@@ -168,6 +260,10 @@ it("scaffolds a new stage with its Chinese twin: the twelve Chinese sections, th
   expect(spec.success && specEditionProblems(spec.data, "zh-CN"), "stage.json's zh-CN edition").toEqual([]);
   const contract = failureSchema.safeParse(JSON.parse(content("failure.json")));
   expect(contract.success && contractEditionProblems(contract.data, "zh-CN"), "failure.json's zh-CN edition").toEqual([]);
+  expect(
+    spec.success && contract.success && glossProblems(spec.data, [contract.data], "zh-CN"),
+    "the scaffold's glosses: one for each test its blocks list, none for another",
+  ).toEqual([]);
 });
 
 it("fails a twin that is missing, a folder or a FIFO with one line naming it, without waiting on the FIFO", () => {
