@@ -11,6 +11,7 @@ import { experimentId, faultCommand } from "../lab/catalog/catalog.js";
 import { OPTION_LETTERS } from "../lab/catalog/names.js";
 import { withLf } from "../lab/core/files.js";
 import { evidenceFolder, localized } from "../lab/core/layout.js";
+import { testGloss } from "../lab/i18n/content.js";
 import { GLOSSARY, term } from "../lab/i18n/glossary.js";
 import { LOCALE_NAMES, LOCALES, type Locale } from "../lab/core/locale.js";
 import { strengthSentence } from "../lab/mutation/summary.js";
@@ -148,6 +149,11 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
   const words = text.widgets;
   const block = BLOCK_WORDS[locale];
   const md = (markdownText: string) => inline(markdownText, locale);
+  // A test by its English name (what vitest prints and a learner searches for), with the edition's gloss beside it.
+  const testName = (test: string) => {
+    const gloss = stage.spec ? testGloss(stage.spec, locale, test) : undefined;
+    return `${escapeHtml(test)}${gloss ? ` <span class="gloss" lang="${locale}">（${escapeHtml(gloss)}）</span>` : ""}`;
+  };
   switch (name) {
     case "predict": {
       const options = spec.prediction.options
@@ -176,7 +182,7 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
     case "order": {
       if (!spec.order) return `<p>${md(block.anyOrder(spec.mastery.length + spec.transfer.tests.length))}</p>`;
       const steps = spec.order
-        .map((step) => `<li><p>${md(step.why)}</p><ul>${step.tests.map((test) => `<li>${escapeHtml(test)}</li>`).join("")}</ul></li>`)
+        .map((step) => `<li><p>${md(step.why)}</p><ul>${step.tests.map((test) => `<li>${testName(test)}</li>`).join("")}</ul></li>`)
         .join("");
       return `<section class="widget order"><p>${md(block.order)}</p><ol>${steps}</ol></section>`;
     }
@@ -199,9 +205,14 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
         const rows: [string, string][] = [
           [words.fault, `<code>${escapeHtml(fault.id)}</code>${several && fault.isDefault ? words.defaultFault : ""}`],
           [words.faultFile, `<code>${escapeHtml(fault.file)}</code>`],
-          [words.targetTest, escapeHtml(faultContract.targetTest)],
+          [words.targetTest, testName(faultContract.targetTest)],
           [words.expectedFailure, `<code>/${escapeHtml(faultContract.expectedFailure)}/</code>`],
-          [words.alsoFailing, faultContract.alsoFailing.length === 0 ? block.none : faultContract.alsoFailing.map(escapeHtml).join("; ")],
+          [
+            words.alsoFailing,
+            faultContract.alsoFailing.length === 0
+              ? block.none
+              : faultContract.alsoFailing.map(testName).join(locale === "en" ? "; " : "；"),
+          ],
         ];
         const steps = faultContract.diagnosis.map((step) => `<li>${md(step)}</li>`).join("");
         const level = several ? "h4" : "h3";
@@ -218,7 +229,7 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
       return `<section class="widget transfer"><p><strong>${md(title)}</strong> <span class="tag">${scenarioLabel(scenario, locale)}</span></p>
 <p>${md(block.whatChanges)}${text.gap}${md(change)}</p><p>${md(task)}</p>
 <h3>${asHeading(block.doneWhen)}</h3><ul>${criteria.map((item) => `<li>${md(item)}</li>`).join("")}</ul>
-<h3>${asHeading(block.testsThatCheck)}</h3><ul>${tests.map((test) => `<li>${escapeHtml(test)}</li>`).join("")}</ul></section>`;
+<h3>${asHeading(block.testsThatCheck)}</h3><ul>${tests.map((test) => `<li>${testName(test)}</li>`).join("")}</ul></section>`;
     }
     case "design": {
       const items = spec.design.rubric
@@ -234,7 +245,7 @@ ${reveal(`rubric-${stage.nn}`, words.strongAnswer, `<p>${words.rubricNote}</p><u
       const items = spec.mastery
         .map(
           (test) =>
-            `<li data-mastery="${escapeHtml(test)}"><span class="badge" data-status="unknown">${words.badge.unknown}</span> ${escapeHtml(test)}</li>`,
+            `<li data-mastery="${escapeHtml(test)}"><span class="badge" data-status="unknown">${words.badge.unknown}</span> ${testName(test)}</li>`,
         )
         .join("");
       return `<section class="widget mastery"><p>${md(block.mastery)}</p><ul class="mastery-list">${items}</ul>

@@ -338,3 +338,17 @@ it("builds a glossary page in each edition from every term of the glossary", () 
   expect(read("index.html"), "the English home page's link to the glossary").toContain('<a href="glossary.html">Glossary</a>');
   expect(read("zh-CN/index.html"), "the Chinese home page's link to the glossary").toContain('<a href="glossary.html">术语表</a>');
 });
+
+it("shows each test of a Chinese stage page by its English name with its gloss beside it, and the English page without", () => {
+  const spec = stage01.stage.spec;
+  if (!spec) throw new Error("stage 01 has its stage.json");
+  const [test] = spec.mastery;
+  if (!test) throw new Error("stage 01 lists mastery tests");
+  const gloss = spec["zh-CN"]?.tests?.[test];
+  expect(gloss, `the Chinese gloss of "${test}" in stage 01's stage.json`).toBeTruthy();
+  const mastery = (html: string) => /<li data-mastery="[^"]*">[^\n]*?<\/li>/.exec(html)?.[0] ?? "(no mastery item)";
+  expect(mastery(stageMain(chinese01, "zh-CN")), "the first mastery item of the Chinese page").toContain(
+    `${escapeHtml(test)} <span class="gloss" lang="zh-CN">（${escapeHtml(gloss ?? "")}）</span>`,
+  );
+  expect(mastery(stageMain(stage01, "en")), "the first mastery item of the English page").not.toContain('class="gloss"');
+});

@@ -81,6 +81,6 @@ it("shows every fault of a stage in the instructor view, each with its contract,
   const faults = [...view.matchAll(/<h3>Fault <code>([a-z0-9-]+)<\/code><\/h3>/g)].map((match) => match[1]);
   expect(faults, "the faults the instructor view names, in order").toEqual(["unlooped-short-write", "partial-write"]);
   expect(view, "the command that demonstrates the further fault").toContain("partial-write");
-  expect(view, "the further fault's file").toContain("faulty/stage-05-atomic-write/partial-write/forge/tools/atomic.ts");
+  expect(view, "the further fault's file").toContain("faulty/stage-05-atomic-write/partial-write.patch");
   expect(view.split('class="code diff"').length - 1, "one diff per fault").toBe(2);
 });
