@@ -22,6 +22,15 @@ const showBytes = (bytes: Uint8Array) =>
 const BUILD_FAILED_GBK = hex("b9b9 bda8 caa7 b0dc a3ba 32 20 b8f6 b2e2 cad4 ceb4 cda8 b9fd 0a");
 const BUILD_FAILED = "构建失败：2 个测试未通过\n";
 
+/**
+ * "用户刘䶮：α = 25 ± 0.1 °C – 合格\n" ("user 刘䶮: α = 25 ± 0.1 °C – pass") in GBK: α, ± and ° are 2 bytes
+ * of UTF-8, the others 3, and 䶮 has the last lead byte, 0xFE. Some sit next to a pair of the other UTF-8
+ * length (A842 ˙ before the dash A843), so a pair counted as its neighbour shows in the facts. The table
+ * of GBK lengths is built once, by the first GBK decoder made: the first test below, which decodes this.
+ */
+const MEASURED_GBK = hex("d3c3 bba7 c1f5 fe9f a3ba a6c1 20 3d 20 32 35 20 a1c0 20 30 2e 31 20 a1e3 43 20 a843 20 bacf b8f1 0a");
+const MEASURED = "用户刘䶮：α = 25 ± 0.1 °C – 合格\n";
+
 interface Outcome {
   readonly text: string;
   readonly facts: OutputFacts;
@@ -98,9 +107,22 @@ it("decodes utf8, gbk and utf16le output into the same text", () => {
     gbk: { text: BUILD_FAILED, facts: cleanFacts(BUILD_FAILED_GBK.length, BUILD_FAILED) },
     utf16le: { text: BUILD_FAILED, facts: cleanFacts(utf16le(BUILD_FAILED).length, BUILD_FAILED) },
   });
-  // utf8 and replace are the defaults; 0x80 is the euro sign in code page 936.
+  // The facts count the text's UTF-8 bytes at ingest, by each encoding's own rules: 2-byte characters
+  // of UTF-8 among 3-byte ones, and in UTF-16LE the code units on each side of a UTF-8 length step.
+  const boundaries = "\u007F\u0080 \u07FF\u0800";
+  expect(
+    {
+      gbk: decode({ encoding: "gbk" }, [MEASURED_GBK]),
+      utf16le: decode({ encoding: "utf16le" }, [utf16le(MEASURED + boundaries)]),
+    },
+    "characters of 2 and 3 UTF-8 bytes, each counted at its own length",
+  ).toEqual({
+    gbk: { text: MEASURED, facts: cleanFacts(MEASURED_GBK.length, MEASURED) },
+    utf16le: { text: MEASURED + boundaries, facts: cleanFacts(utf16le(MEASURED + boundaries).length, MEASURED + boundaries) },
+  });
+  // utf8 and replace are the defaults; 0x80 is the euro sign in code page 936, 3 bytes of UTF-8.
   expect(decode({}, [utf8("ok ✓\n")]), "the default encoding is utf8").toEqual({ text: "ok ✓\n", facts: cleanFacts(7, "ok ✓\n") });
-  expect(decode({ encoding: "gbk" }, [hex("80 20 39")]).text, "gbk byte 0x80").toBe("€ 9");
+  expect(decode({ encoding: "gbk" }, [hex("80 20 39")]), "gbk byte 0x80").toEqual({ text: "€ 9", facts: cleanFacts(3, "€ 9") });
 });
 
 interface SplitOutcome {
@@ -176,6 +198,8 @@ it("replaces invalid bytes as the WHATWG decoders do, and is lossy only when it 
     "gbk lead then ASCII": ["gbk", hex("81 30 41")],
     "gbk lead then DEL": ["gbk", hex("a1 7f")],
     "gbk lead then 0xFF": ["gbk", hex("81 ff 41")],
+    // One GB18030 character to the gb18030 decoder; in code page 936, two leads that each lost their trail.
+    "gbk lead, digit, lead, digit": ["gbk", hex("81 30 81 30")],
     "gbk lead at the end": ["gbk", hex("41 d6")],
     "gbk lowest lead and trail, highest trail": ["gbk", hex("81 40 f7 fe")],
   };
@@ -203,6 +227,7 @@ it("replaces invalid bytes as the WHATWG decoders do, and is lossy only when it 
     "gbk lead then ASCII": { text: `${R} U+0030 U+0041`, lossy: true },
     "gbk lead then DEL": { text: `${R} U+007F`, lossy: true },
     "gbk lead then 0xFF": { text: `${R} U+0041`, lossy: true },
+    "gbk lead, digit, lead, digit": { text: `${R} U+0030 ${R} U+0030`, lossy: true },
     "gbk lead at the end": { text: `U+0041 ${R}`, lossy: true },
     "gbk lowest lead and trail, highest trail": { text: "U+4E02 U+9F44", lossy: false },
   });
@@ -482,6 +507,19 @@ it("stops keeping bytes past maxBytes and keeps counting them", () => {
   expect({ moved: grown(moved), unreserved: grown(unreserved) }, "64 KiB and 4 more bytes, past the first move of the storage").toEqual({
     moved: { kept: 64 * KiB + 4, text: true, decodedUtf8Bytes: 64 * KiB + 4 },
     unreserved: { kept: 64 * KiB + 4, text: true, decodedUtf8Bytes: 64 * KiB + 4 },
+  });
+  // Under a cap that large, storage that grew at every push, needed or not, would double 64 times and
+  // fail to allocate: it grows only when the bytes kept need it.
+  const bytePerPush = new StreamDecoder({ maxBytes: Number.MAX_SAFE_INTEGER });
+  let refused = "nothing";
+  try {
+    for (let push = 0; push < 64; push += 1) bytePerPush.push(utf8("x"));
+  } catch (error) {
+    refused = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
+  expect({ refused, text: bytePerPush.text }, "64 one-byte pushes under a cap the runtime cannot reserve").toEqual({
+    refused: "nothing",
+    text: "x".repeat(64),
   });
 });
 
@@ -865,6 +903,18 @@ it("refuses a read cursor that is not a character boundary of the text so far", 
     "the end, 9": 'text ""',
     "no cursor": 'text "a中🎵b"',
   });
+  // A 2-byte character of UTF-8: é is 2 bytes of the text, so 1 and 3 are boundaries and 2 is not.
+  const accented = new StreamDecoder({ encoding: "utf16le" });
+  accented.push(utf16le("aéb"));
+  const around: Record<string, string> = {};
+  for (const cursor of [1, 2, 3]) {
+    try {
+      around[cursor] = `text ${JSON.stringify(accented.read(cursor).text)}`;
+    } catch (error) {
+      around[cursor] = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+  }
+  expect(around, "cursors around é, 2 bytes of UTF-8").toEqual({ 1: 'text "éb"', 2: inside(2), 3: 'text "b"' });
 });
 
 it("says reliableText only for the whole output, faithfully decoded", () => {
