@@ -3,12 +3,12 @@
 // pages' small script and one stylesheet. The result works opened straight from disk and from any static host.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build as esbuild, type Plugin } from "esbuild";
+import { build as esbuild, transform, type Plugin } from "esbuild";
 import { headings } from "../lab/authoring/lesson.js";
 import { learningPath } from "../lab/authoring/map.js";
 import { dirs, localized } from "../lab/core/layout.js";
 import { LOCALES, type Locale } from "../lab/core/locale.js";
-import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, type StagePageData } from "./client/course.js";
+import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, packCourse, selfCheckScript, type StagePageData } from "./client/course.js";
 import { TEXT } from "./client/text.js";
 import { contentIn, type Course, courseData, loadCourse, stagePage } from "./content.js";
 import { mapMain } from "./map.js";
@@ -27,6 +27,8 @@ export interface PageSize {
 export interface BuildResult {
   readonly pages: readonly string[];
   readonly sizes: readonly PageSize[];
+  /** Each edition's self-check script, which a page loads when a learner first checks a file. */
+  readonly selfCheckSizes: ReadonlyArray<{ readonly script: string; readonly bytes: number }>;
   readonly skipped: readonly string[];
   /** Pages of an edition that show the English text, because its translation is not written yet. */
   readonly untranslated: readonly string[];
@@ -66,7 +68,7 @@ function editionWords(locale: Locale): Plugin {
 }
 
 /** One browser script, bundled: a classic script, because a module script is refused on file:// pages. */
-async function bundle(entry: string, locale: Locale = "en"): Promise<Uint8Array> {
+async function bundle(entry: string, locale: Locale = "en", define: Record<string, string> = {}): Promise<Uint8Array> {
   const result = await esbuild({
     entryPoints: [join(SITE, "client", entry)],
     bundle: true,
@@ -78,6 +80,7 @@ async function bundle(entry: string, locale: Locale = "en"): Promise<Uint8Array>
     // Chinese text as UTF-8, 3 bytes a character rather than a 6-byte escape; pages and the server say UTF-8.
     charset: "utf8",
     plugins: [editionWords(locale)],
+    define,
     write: false,
   });
   return result.outputFiles[0]?.contents ?? new Uint8Array();
@@ -91,8 +94,20 @@ export async function buildSite(outDir: string = DIST, sources: SiteSources = si
 
   const scripts = new Map(await Promise.all(LOCALES.map(async (locale) => [locale, await bundle("main.ts", locale)] as const)));
   const home = await bundle("home.ts");
-  const style = readFileSync(join(SITE, "styles.css"), "utf8");
+  // Minified like the scripts: every page loads it, and every byte of it counts against the page budget.
+  const style = (await transform(readFileSync(join(SITE, "styles.css"), "utf8"), { loader: "css", minify: true, charset: "utf8" })).code;
   for (const [locale, script] of scripts) writeFileSync(join(outDir, "assets", appScript(locale)), script);
+  // The self-check, loaded by a page only when a learner checks a file: the schema, the checks and the
+  // edition's course data (client/selfcheck.ts).
+  const selfChecks = new Map(
+    await Promise.all(
+      LOCALES.map(async (locale) => {
+        const packed = JSON.stringify(packCourse(courseData(course, locale)));
+        return [locale, await bundle("selfcheck.ts", locale, { FORGE_COURSE: packed })] as const;
+      }),
+    ),
+  );
+  for (const [locale, script] of selfChecks) writeFileSync(join(outDir, "assets", selfCheckScript(locale)), script);
   writeFileSync(join(outDir, "assets", "home.js"), home);
   writeFileSync(join(outDir, "assets", "app.css"), style);
 
@@ -113,7 +128,6 @@ export async function buildSite(outDir: string = DIST, sources: SiteSources = si
         title: text.homeTitle,
         description: text.homeDescription,
         main: homeMain(data, overview, locale),
-        course: data,
       }),
     });
 
@@ -139,7 +153,6 @@ export async function buildSite(outDir: string = DIST, sources: SiteSources = si
           locale,
           mapLocale,
         ),
-        course: data,
         nav: siteNav({ locale, current: MAP_PAGE, course: data, sections: headings(mapText), sectionsLocale: mapLocale, depth: 0 }),
       }),
     });
@@ -153,7 +166,6 @@ export async function buildSite(outDir: string = DIST, sources: SiteSources = si
         title: text.glossaryTitle,
         description: text.glossaryDescription,
         main: glossaryMain(locale),
-        course: data,
         nav: siteNav({ locale, current: GLOSSARY_PAGE, course: data, sections: [], depth: 0 }),
       }),
     });
@@ -178,7 +190,6 @@ export async function buildSite(outDir: string = DIST, sources: SiteSources = si
           title: text.stageTitle(content.stage.nn, content.spec.title),
           description: content.spec.summary,
           main: stageMain(content, locale),
-          course: data,
           stage: stageData,
           nav: siteNav({
             locale,
@@ -204,10 +215,15 @@ export async function buildSite(outDir: string = DIST, sources: SiteSources = si
       listingBytes: listings,
     });
   }
-  writeFileSync(join(outDir, "sizes.json"), `${JSON.stringify(sizes, null, 2)}\n`);
+  const selfCheckSizes = [...selfChecks].map(([locale, script]) => ({
+    script: `assets/${selfCheckScript(locale)}`,
+    bytes: script.byteLength,
+  }));
+  writeFileSync(join(outDir, "sizes.json"), `${JSON.stringify({ pages: sizes, selfCheck: selfCheckSizes }, null, 2)}\n`);
   return {
     pages: pages.map((entry) => entry.path),
     sizes,
+    selfCheckSizes,
     skipped: course.skipped.map((problem) => `${problem.stage}: ${problem.message}`),
     untranslated,
   };

@@ -16,7 +16,7 @@ import { GLOSSARY, term } from "../lab/i18n/glossary.js";
 import { LOCALE_NAMES, LOCALES, type Locale } from "../lab/core/locale.js";
 import { strengthSentence } from "../lab/mutation/summary.js";
 import { type CourseData } from "../lab/evidence/course-data.js";
-import { COURSE_DATA_ID, EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, packCourse, STAGE_DATA_ID, type StagePageData } from "./client/course.js";
+import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, STAGE_DATA_ID, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
 import { TEXT } from "./client/text.js";
 import { stagePage, type StageContent } from "./content.js";
@@ -150,9 +150,10 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
   const block = BLOCK_WORDS[locale];
   const md = (markdownText: string) => inline(markdownText, locale);
   // A test by its English name (what vitest prints and a learner searches for), with the edition's gloss beside it.
-  const testName = (test: string) => {
+  const testName = (test: string, wrap = false) => {
     const gloss = stage.spec ? testGloss(stage.spec, locale, test) : undefined;
-    return `${escapeHtml(test)}${gloss ? ` <span class="gloss" lang="${locale}">（${escapeHtml(gloss)}）</span>` : ""}`;
+    const name = wrap ? `<span class="test-name">${escapeHtml(test)}</span>` : escapeHtml(test);
+    return `${name}${gloss ? ` <span class="gloss" lang="${locale}">（${escapeHtml(gloss)}）</span>` : ""}`;
   };
   switch (name) {
     case "predict": {
@@ -211,7 +212,7 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
             words.alsoFailing,
             faultContract.alsoFailing.length === 0
               ? block.none
-              : faultContract.alsoFailing.map(testName).join(locale === "en" ? "; " : "；"),
+              : faultContract.alsoFailing.map((test) => testName(test)).join(locale === "en" ? "; " : "；"),
           ],
         ];
         const steps = faultContract.diagnosis.map((step) => `<li>${md(step)}</li>`).join("");
@@ -245,7 +246,8 @@ ${reveal(`rubric-${stage.nn}`, words.strongAnswer, `<p>${words.rubricNote}</p><u
       const items = spec.mastery
         .map(
           (test) =>
-            `<li data-mastery="${escapeHtml(test)}"><span class="badge" data-status="unknown">${words.badge.unknown}</span> ${testName(test)}</li>`,
+            // The test's name is read from the item itself, so the page carries it once.
+            `<li data-mastery><span class="badge" data-status="unknown">${words.badge.unknown}</span> ${testName(test, true)}</li>`,
         )
         .join("");
       return `<section class="widget mastery"><p>${md(block.mastery)}</p><ul class="mastery-list">${items}</ul>
@@ -362,7 +364,6 @@ export interface PageInput {
   readonly title: string;
   readonly description: string;
   readonly main: string;
-  readonly course: CourseData;
   readonly stage?: StagePageData;
   readonly nav?: string;
 }
@@ -414,9 +415,8 @@ export function page(input: PageInput): string {
 <link rel="icon" href="data:,">
 ${alternates}${home}
 <link rel="stylesheet" href="${root}assets/app.css">
-${jsonScript(COURSE_DATA_ID, packCourse(input.course))}
 ${input.stage ? jsonScript(STAGE_DATA_ID, input.stage) : ""}
-<script defer src="${root}assets/${appScript(locale)}"></script>
+<script defer data-app src="${root}assets/${appScript(locale)}"></script>
 </head>
 <body>
 <a class="skip" href="#main">${text.page.skip}</a>

@@ -10,7 +10,8 @@ import { basename, join } from "node:path";
 import { readFileState } from "../core/files.js";
 import { isUnsafeEntryName, readZip, ZipError } from "../core/zip.js";
 import type { CourseData, StageSummary } from "./course-data.js";
-import { checkVerification, MAX_FILE_BYTES, type CiClaim } from "./selfcheck.js";
+import { MAX_FILE_BYTES } from "./file-size.js";
+import { checkVerification, type CiClaim } from "./selfcheck.js";
 import { VERDICTS } from "./words/en.js";
 
 /** The report's own files, written into the class folder by default and skipped when it is read again. */

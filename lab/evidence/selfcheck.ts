@@ -6,11 +6,9 @@
 // modules.
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
 import type { CourseData, StageSummary } from "./course-data.js";
+import { MAX_FILE_BYTES, megabytes } from "./file-size.js";
 import { READABLE_SCHEMA_VERSIONS, readVerification, type Run, type Verification } from "./schema.js";
 import type { VerdictWords } from "./words/en.js";
-
-/** A real verification file is a few kilobytes; anything this large is refused before it is parsed. */
-export const MAX_FILE_BYTES = 1024 * 1024;
 
 export type TestStatus = "passed" | "failed" | "missing";
 
@@ -46,9 +44,6 @@ export type Verdict =
     };
 
 type Words = VerdictWords;
-
-/** The megabytes a size is shown as when a file is refused for it. */
-export const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 function describeIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>, words: Words): string {
   // zod's own message stays in English: it names the field and the rule, which is data to the learner.

@@ -10,6 +10,8 @@ for (const size of result.sizes) {
     `${size.page.padEnd(48)} ${(size.bytes / 1024).toFixed(1).padStart(6)} KB (+ ${(size.listingBytes / 1024).toFixed(1)} KB code listings)`,
   );
 }
+for (const { script, bytes } of result.selfCheckSizes)
+  console.log(`${script.padEnd(48)} ${(bytes / 1024).toFixed(1).padStart(6)} KB (loaded when a learner first checks a file)`);
 console.log(
   `Built ${result.pages.length} pages into ${relative(process.cwd(), DIST) || "."}/ — open index.html from disk or run npm start.`,
 );

@@ -1,10 +1,11 @@
-// The course data every page carries, embedded at build time (a page opened from disk cannot fetch).
+// The course data the self-check judges with, embedded at build time in each edition's self-check script
+// (a page opened from disk cannot fetch it), and the data each stage page carries about itself.
 import type { Locale } from "../../lab/core/locale.js";
 import type { CourseData, StageSummary } from "../../lab/evidence/course-data.js";
 
 /**
- * The course data as a page embeds it: each test name once. A stage's suite (`tests`) lists its mastery
- * tests too, and test names are most of the data every page carries, so the suite is embedded as the
+ * The course data as the self-check script embeds it: each test name once. A stage's suite (`tests`)
+ * lists its mastery tests too, and test names are most of the data, so the suite is embedded as the
  * tests it adds to the mastery ones.
  */
 export interface PackedCourse {
@@ -34,7 +35,6 @@ export interface StagePageData {
   readonly challengeParts: number;
 }
 
-export const COURSE_DATA_ID = "forge-course";
 /** Where `npm start` lists this checkout's evidence files (relative to the site root); a key appended fetches one. */
 export const EVIDENCE_ENDPOINT = "__forge/evidence";
 export const STAGE_DATA_ID = "forge-stage";
@@ -44,3 +44,6 @@ export const MAP_PAGE = "course-map.html";
 export const GLOSSARY_PAGE = "glossary.html";
 /** Where each edition's pages are, relative to the site's root: English at the root, each other edition in a folder of its own. */
 export const EDITION_DIRS: Readonly<Record<Locale, string>> = { en: "", "zh-CN": "zh-CN/" };
+
+/** Each edition's self-check script, in assets/ beside the page's own bundle (client/selfcheck.ts). */
+export const selfCheckScript = (locale: string) => `selfcheck.${locale}.js`;

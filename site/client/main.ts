@@ -5,8 +5,7 @@
 import { OPTION_LETTERS } from "../../lab/catalog/names.js";
 import { term } from "../../lab/i18n/glossary.js";
 import { isLocale, type Locale } from "../../lab/core/locale.js";
-import { type CourseData } from "../../lab/evidence/course-data.js";
-import { COURSE_DATA_ID, EVIDENCE_ENDPOINT, STAGE_DATA_ID, unpackCourse, type PackedCourse, type StagePageData } from "./course.js";
+import { EVIDENCE_ENDPOINT, STAGE_DATA_ID, type StagePageData } from "./course.js";
 import { rememberEdition } from "./edition.js";
 import {
   challengeMarked,
@@ -19,7 +18,9 @@ import {
   type ChallengePreference,
   type ProgressStore,
 } from "./progress.js";
-import { checkVerification, MAX_FILE_BYTES, megabytes, type Verdict } from "../../lab/evidence/selfcheck.js";
+import { MAX_FILE_BYTES, megabytes } from "../../lab/evidence/file-size.js";
+import type { Verdict } from "../../lab/evidence/selfcheck.js";
+import { loadSelfCheck } from "./selfcheck-api.js";
 import type { SiteText } from "./text/en.js";
 import { WORDS } from "./words.js";
 
@@ -79,7 +80,6 @@ class Page {
 
   constructor(
     private readonly locale: Locale,
-    private readonly course: CourseData,
     private readonly stage: StagePageData | null,
     private readonly store: ProgressStore,
     private readonly challenge: ChallengePreference,
@@ -127,7 +127,8 @@ class Page {
     const results = mine?.results;
     for (const item of all<HTMLElement>("[data-mastery]")) {
       const badge = item.querySelector<HTMLElement>(".badge");
-      const status = results?.mastery.find((test) => test.name === item.dataset.mastery)?.status ?? "unknown";
+      const name = item.querySelector(".test-name")?.textContent;
+      const status = results?.mastery.find((test) => test.name === name)?.status ?? "unknown";
       if (badge) {
         badge.dataset.status = status;
         badge.textContent = this.text.widgets.badge[status];
@@ -317,7 +318,19 @@ class Page {
       this.verdict("alert", this.text.client.unreadable(file.name, error instanceof Error ? error.message : String(error)));
       return;
     }
-    this.apply(checkVerification(text, this.course, this.text.verdicts), file.name);
+    await this.check(text, file.name);
+  }
+
+  /** Judges a file's text with the self-check, loaded on first use. */
+  private async check(text: string, source: string): Promise<void> {
+    let check: Awaited<ReturnType<typeof loadSelfCheck>>;
+    try {
+      check = await loadSelfCheck(document.querySelector<HTMLScriptElement>("script[data-app]"), this.locale);
+    } catch (error) {
+      this.verdict("alert", this.text.client.couldNotLoad(source, error instanceof Error ? error.message : String(error)));
+      return;
+    }
+    this.apply(check(text, this.text.verdicts), source);
   }
 
   apply(verdict: Verdict, source: string): void {
@@ -405,7 +418,7 @@ class Page {
         try {
           const response = await fetch(`${base}${EVIDENCE_ENDPOINT}/${encodeURIComponent(entry.key)}`, { cache: "no-store" });
           if (!response.ok) throw new Error(this.text.client.serverAnswered(response.status));
-          this.apply(checkVerification(await response.text(), this.course, this.text.verdicts), entry.file);
+          await this.check(await response.text(), entry.file);
         } catch (error) {
           this.verdict("alert", this.text.client.couldNotLoad(entry.file, error instanceof Error ? error.message : String(error)));
         }
@@ -434,14 +447,10 @@ class Page {
 }
 
 function main(): void {
-  const packed = readJson<PackedCourse>(COURSE_DATA_ID);
-  if (!packed) throw new Error("the page carries no course data");
-  const course = unpackCourse(packed);
   const storage = browserStorage();
   const lang = document.documentElement.lang;
   const page = new Page(
     isLocale(lang) ? lang : "en",
-    course,
     readJson<StagePageData>(STAGE_DATA_ID),
     createStore(storage),
     createChallengePreference(storage),

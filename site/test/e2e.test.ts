@@ -31,6 +31,8 @@ import { computedForm, stackOf } from "./support/fonts.js";
 
 const SCREENSHOTS = join(dirs.testResults, "screenshots");
 const PAGE_BUDGET_BYTES = 200 * 1024;
+/** The self-check script a page loads on first use: the evidence schema, the checks, the course data. */
+const SELF_CHECK_BUDGET_BYTES = 100 * 1024;
 const INTERACTIVE_BUDGET_MS = 1000;
 
 const catalog = loadCatalog();
@@ -242,11 +244,16 @@ async function open(url: string, viewport = { width: 1280, height: 900 }, time?:
 const fileUrl = (path: string) => pathToFileURL(join(dist, path)).href;
 const state = (page: Page, id: string) => page.locator(`[data-stage-row="${id}"] [data-state]`).innerText();
 
-it("keeps every page within 200 KB of HTML, JS and CSS, code listings excluded", () => {
+it("keeps every page within 200 KB of HTML, JS and CSS, code listings excluded, and the self-check it loads on first use within 100 KB", () => {
   expect(built.pages).toContain("index.html");
   expect(built.pages).toContain(`stages/${stage.id}.html`);
   for (const size of built.sizes) expect(size.bytes, size.page).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);
   console.info(built.sizes.map((size) => `${size.page}: ${(size.bytes / 1024).toFixed(1)} KB`).join("\n"));
+  expect(built.selfCheckSizes.map(({ script }) => script).sort(), "the self-check scripts").toEqual([
+    "assets/selfcheck.en.js",
+    "assets/selfcheck.zh-CN.js",
+  ]);
+  for (const { script, bytes } of built.selfCheckSizes) expect(bytes, script).toBeLessThanOrEqual(SELF_CHECK_BUDGET_BYTES);
 });
 
 it("makes a stage page interactive within 1 s of navigation", async () => {
@@ -311,6 +318,22 @@ it("walks a learner through a stage from disk: quiz, hints one by one, a passing
   expect(await state(page, stage.id)).toBe("Self-check passed");
   expect(home.foreign).toEqual([]);
   expect(home.errors).toEqual([]);
+});
+
+it("loads the self-check only when a file is first checked, from disk, and once", async () => {
+  const { page, foreign, errors } = await open(fileUrl(`stages/${stage.id}.html`));
+  const selfCheckScripts = () => page.locator('script[src*="selfcheck."]').count();
+  expect(await selfCheckScripts(), "self-check scripts on a page nobody has checked a file on").toBe(0);
+  expect(await page.evaluate(() => typeof (window as { forgeSelfCheck?: unknown }).forgeSelfCheck), "the self-check before any file").toBe(
+    "undefined",
+  );
+  await page.locator("[data-file]").setInputFiles(files.passing);
+  await expect.poll(() => page.locator("[data-live-status]").innerText()).toMatch(/Self-check passed/);
+  await page.locator("[data-file]").setInputFiles(files.corrupt);
+  await expect.poll(() => page.locator("[role='alert']").innerText()).toMatch(/corrupt\.json: This file is not JSON/);
+  expect(await selfCheckScripts(), "self-check scripts after two files were checked").toBe(1);
+  expect(foreign, "requests outside the page's own files").toEqual([]);
+  expect(errors, "errors in the page").toEqual([]);
 });
 
 it("does not count a reference-solution run, says why, and keeps working after a corrupted file", async () => {
@@ -549,7 +572,11 @@ it("works from the keyboard, shows focus, and fits a phone's width", async () =>
   await page.keyboard.press("Enter");
   expect(await instructor.getAttribute("aria-expanded")).toBe("true");
   expect(await diffs.count(), "diffs in stage 01's instructor view, one per fault").toBe(2);
-  expect(await diffs.first().innerText(), "the default fault's diff").toContain("+  const unknown = unknownCapabilities(declared);");
+  const patch = await diffs.first().innerText();
+  expect(patch, "the default fault's patch: the reference's line it removes").toContain(
+    "-  const unknown = unknownCapabilities(declared);",
+  );
+  expect(patch, "the default fault's patch: the line it puts in its place").toContain("+  const unknown: string[] = [];");
   expect(await diffs.nth(1).isVisible(), "the further fault's diff, shown with the default's").toBe(true);
 
   await page.locator("[data-file]").setInputFiles(files.incomplete);

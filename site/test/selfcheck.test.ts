@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { buildVerification } from "../../lab/evidence/build.js";
+import { loadCatalog } from "../../lab/catalog/catalog.js";
 import { ROOT } from "../../lab/core/layout.js";
+import { faultyModule } from "../../lab/trees/faults.js";
 import type { TestResult, Verification } from "../../lab/evidence/schema.js";
 import type { CourseData, StageSummary } from "../../lab/evidence/course-data.js";
 import {
@@ -29,7 +31,11 @@ const found = course.stages.find((candidate) => candidate.id === "stage-01-capab
 if (!found) throw new Error("stage 01 must be in the course data");
 const stage: StageSummary = found;
 const reference = readFileSync(join(ROOT, "solutions", stage.id, "forge", "tools", "registry.ts"));
-const faulty = readFileSync(join(ROOT, "faulty", stage.id, "forge", "tools", "registry.ts"));
+const catalogStage = loadCatalog().stages.find((candidate) => candidate.id === stage.id);
+const defaultFault = catalogStage?.faults[0];
+if (!catalogStage || !defaultFault) throw new Error("stage 01 must be in the catalog, with its default fault");
+/** The faulty module, as the fault lab makes it from the default fault's patch. */
+const faulty = Buffer.from(faultyModule(catalogStage, defaultFault).text);
 /** A learner's own module: different bytes from anything the course ships. */
 const learners = Buffer.from(`// my registry\n${reference.toString("utf8")}`);
 const sha = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
