@@ -27,6 +27,7 @@ export default {
     "site/bin/*.ts",
     "site/client/main.ts",
     "site/client/home.ts",
+    "site/client/selfcheck.ts",
     "stages/*/*.ts",
     "{lab,site}/test/vitest.config.ts",
     "{lab,site}/test/**/*.test.ts",
