@@ -9,12 +9,12 @@ export const BLOCK_WORDS: BlockWords = {
   fixPrinciple: "**修复原则**：",
   moreFaults: (count: number, fault: string) =>
     `本阶段还有 ${count} 个故障，${count === 1 ? "它有" : "每个都有"}自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出它们，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
-  caughtBy: (test: string) => `，捕获它的测试是 ${test}`,
+  caughtBy: (test: string) => `，由测试 ${test} 捕获`,
   scenario: (title: string, scenario: string) => `**${title}**（${scenario}）`,
   whatChanges: "*改变的条件*：",
   doneWhen: "完成标准：",
   testsThatCheck: "检查它的测试：",
-  mastery: "这些测试必须在你自己的 `workspace/` 代码上通过：",
+  mastery: "你在 `workspace/` 里写的代码必须通过这些测试：",
   minutes: ([shortest, longest]: readonly [number, number]) => `${shortest}–${longest} 分钟`,
   order: "按这个顺序让测试变绿：",
   // The English name stays whole, in code, so a learner finds it in vitest's output; the gloss follows.
