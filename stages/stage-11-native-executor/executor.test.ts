@@ -812,9 +812,10 @@ it("refuses on win32 a command line longer than the 32767 UTF-16 units Windows t
   const windows = new NativeExecutor({ platform: "win32", policy: () => FULL, nativeEnabled: () => true, workspace, spawn });
   // A Windows process gets one string: the program's path, then each argument quoted by the C runtime's
   // rules, joined by spaces, and a terminating NUL. "" takes 2 units; `say "hi"` is "say \"hi\"" (12);
-  // `C:\out dir\` is "C:\out dir\\" (14); 😀 is one character and 2 UTF-16 units.
-  const quoted = ["", 'say "hi"', "C:\\out dir\\", "😀"];
-  const fixed = executable.length + 2 + 12 + 14 + 2 + quoted.length + 1 + 1; // + a space before each argument, and the NUL
+  // `C:\out dir\` is "C:\out dir\\" (14); 😀 is one character and 2 UTF-16 units; `"hi" x`, a quote
+  // first, is "\"hi\" x" (10); `a\"b c` is "a\\\"b c" (10), the backslash before the quote doubled.
+  const quoted = ["", 'say "hi"', "C:\\out dir\\", "😀", '"hi" x', 'a\\"b c'];
+  const fixed = executable.length + 2 + 12 + 14 + 2 + 10 + 10 + quoted.length + 1 + 1; // + a space before each argument, and the NUL
   const argv = (filler: number) => [...quoted, "x".repeat(filler)].map(literal);
   const atLimit = 32_767 - fixed;
   const problemsOf = (promise: Promise<unknown>) =>
@@ -982,13 +983,23 @@ it("bounds the checks before a process starts at 5000 ms, so a disk that never a
   // A network share that stops answering: while `answering` is false, each look at the disk waits
   // until the test releases it, as a stat on a hung mount waits in the kernel.
   let answering = true;
+  // A look that fails in a way the check cannot even describe: reading the error's code throws.
+  let breaking = false;
+  const unreadable = () =>
+    Object.defineProperty(new Error("the disk is gone"), "code", {
+      get() {
+        throw new Error("a code that cannot be read");
+      },
+    });
   const held: Array<() => Promise<void>> = [];
   const stat = (file: string) =>
-    answering
-      ? fsStat(file)
-      : new Promise<Awaited<ReturnType<typeof fsStat>>>((resolve, reject) => {
-          held.push(() => fsStat(file).then(resolve, reject));
-        });
+    breaking
+      ? Promise.reject(unreadable())
+      : answering
+        ? fsStat(file)
+        : new Promise<Awaited<ReturnType<typeof fsStat>>>((resolve, reject) => {
+            held.push(() => fsStat(file).then(resolve, reject));
+          });
   const executor = executorFor({ workspace, spawn, stat } as Partial<NativeExecutorOptions> & { workspace: string });
   /** How a call has ended so far: "pending", what it returned, or the error it threw. */
   const watch = (promise: Promise<unknown>) => {
@@ -1033,11 +1044,18 @@ it("bounds the checks before a process starts at 5000 ms, so a disk that never a
   await vi.advanceTimersByTimeAsync(0);
   const cancelled = cancelling.now;
 
+  // A check that fails ends prepare with its own failure at once: the bound waits only for an answer.
   answering = true;
+  breaking = true;
+  const failing = watch(executor.prepare(request()));
+  await vi.advanceTimersByTimeAsync(0);
+  const failedAt0 = failing.now;
+  breaking = false;
+
   await Promise.all(held.splice(0).map((release) => release()));
   await vi.runAllTimersAsync();
   expect(
-    { prepareAt4999, prepareAt5000, executeAt4999, executeAt5000, cancelled, started: calls.length, timers: vi.getTimerCount() },
+    { prepareAt4999, prepareAt5000, executeAt4999, executeAt5000, cancelled, failedAt0, started: calls.length, timers: vi.getTimerCount() },
     "prepare and execute while the disk does not answer",
   ).toEqual({
     prepareAt4999: "pending",
@@ -1045,6 +1063,7 @@ it("bounds the checks before a process starts at 5000 ms, so a disk that never a
     executeAt4999: "pending",
     executeAt5000: "TimeoutError: the check of the working folder took more than 5000 ms: nothing ran",
     cancelled: "AbortError: cancelled before the process started: nothing ran",
+    failedAt0: "Error: a code that cannot be read",
     started: 0,
     timers: 0,
   });

@@ -508,6 +508,11 @@ it("refuses a known shell, interpreter or command runner as the executable unles
     "/usr/bin/perl5.36.0": ["interpreter", "perl"],
     "/bin/sh.distrib": ["shell", "sh"],
     "/usr/local/bin/Bash": ["shell", "bash"],
+    // Every trailing dot and space goes, as Windows drops them; then only the last extension; then only
+    // the version at the very end.
+    "/usr/bin/bash  ": ["shell", "bash"],
+    "/usr/bin/bash.": ["shell", "bash"],
+    "C:\\Python312\\python3.12.exe": ["interpreter", "python"],
   } as const;
   const seen: Record<string, string> = {};
   for (const value of Object.keys(spellings)) seen[value] = verdict({ executable: pathItem(value) });
@@ -516,13 +521,10 @@ it("refuses a known shell, interpreter or command runner as the executable unles
   );
 
   // Programs whose names only look alike are native programs like any other.
-  const lookalikes = [
-    "/usr/local/bin/docbuild",
-    "/usr/bin/shellcheck",
-    "/usr/bin/node-gyp",
-    "/usr/bin/nodemon",
-    "/usr/bin/python-config",
-  ].concat(["/usr/bin/envsubst", "/usr/bin/timedatectl", "/opt/tools/x264", "C:\\Windows\\System32\\cmdkey.exe"]);
+  const lookalikes = ["/usr/local/bin/docbuild", "/usr/bin/shellcheck", "/usr/bin/node-gyp", "/usr/bin/nodemon", "/usr/bin/python-config"]
+    .concat(["/usr/bin/envsubst", "/usr/bin/timedatectl", "/opt/tools/x264", "C:\\Windows\\System32\\cmdkey.exe"])
+    // A version inside a name is part of it, and on POSIX a backslash is a character of the name.
+    .concat(["/opt/tools/ba5sh", "/opt/tools/not\\bash"]);
   expect(
     Object.fromEntries(lookalikes.map((value) => [value, verdict({ executable: pathItem(value) })])),
     "programs whose names resemble a known one",
