@@ -22,6 +22,9 @@ import { committedSummary } from "../../mutation/stage.js";
 import { temporaryFolder, writeTree } from "../../testing.js";
 import { CHINESE_WORD_FILES, judgeEditions, judgeTwin } from "../../verify/judges/editions.js";
 
+/** A test that reads the whole course is bounded, but not by vitest's default, which load alone can exceed. */
+const WHOLE_COURSE = { timeout: 60_000 };
+
 const stage04 = loadCatalog().stages.find((stage) => stage.id === "stage-04-approval-gate");
 if (!stage04?.spec || !stage04.contract) throw new Error("stage 04 must load");
 const sources: LessonSources = { stage: stage04, spec: stage04.spec, contract: stage04.contract, mutation: committedSummary(stage04) };
@@ -207,22 +210,27 @@ it("refuses, through verify's twin column, a stale gloss: one for a name no bloc
   ]);
 });
 
-it("counts every fault's target and also-failing tests among the tests to gloss, and finds every committed stage fully glossed", () => {
-  const other = { ...sources.contract, targetTest: "catches the second fault", alsoFailing: ["fails beside the second fault"] };
-  expect(listedTests(sources.spec, [sources.contract, other]), "the tests a lesson with two faults lists").toEqual(
-    expect.arrayContaining(["catches the second fault", "fails beside the second fault", ...sources.spec.mastery]),
-  );
-  expect(glossProblems(sources.spec, [sources.contract, other], "zh-CN"), "the second fault's tests, without glosses").toEqual([
-    `"zh-CN".tests has no gloss for "catches the second fault", a test the lesson lists`,
-    `"zh-CN".tests has no gloss for "fails beside the second fault", a test the lesson lists`,
-  ]);
-  expect(glossProblems(sources.spec, [sources.contract], "en"), "the English edition glosses nothing").toEqual([]);
-  for (const stage of loadCatalog().stages) {
-    if (!stage.spec) throw new Error(`${stage.id}: stage.json must load`);
-    const contracts = stage.faults.flatMap((fault) => (fault.contract ? [fault.contract] : []));
-    expect(glossProblems(stage.spec, contracts, "zh-CN"), `${stage.id}: tests without a gloss, or glosses without a test`).toEqual([]);
-  }
-});
+// Reads every stage of the course: on a machine busy with verify's other suites that outlasts vitest's default 5 s.
+it(
+  "counts every fault's target and also-failing tests among the tests to gloss, and finds every committed stage fully glossed",
+  WHOLE_COURSE,
+  () => {
+    const other = { ...sources.contract, targetTest: "catches the second fault", alsoFailing: ["fails beside the second fault"] };
+    expect(listedTests(sources.spec, [sources.contract, other]), "the tests a lesson with two faults lists").toEqual(
+      expect.arrayContaining(["catches the second fault", "fails beside the second fault", ...sources.spec.mastery]),
+    );
+    expect(glossProblems(sources.spec, [sources.contract, other], "zh-CN"), "the second fault's tests, without glosses").toEqual([
+      `"zh-CN".tests has no gloss for "catches the second fault", a test the lesson lists`,
+      `"zh-CN".tests has no gloss for "fails beside the second fault", a test the lesson lists`,
+    ]);
+    expect(glossProblems(sources.spec, [sources.contract], "en"), "the English edition glosses nothing").toEqual([]);
+    for (const stage of loadCatalog().stages) {
+      if (!stage.spec) throw new Error(`${stage.id}: stage.json must load`);
+      const contracts = stage.faults.flatMap((fault) => (fault.contract ? [fault.contract] : []));
+      expect(glossProblems(stage.spec, contracts, "zh-CN"), `${stage.id}: tests without a gloss, or glosses without a test`).toEqual([]);
+    }
+  },
+);
 
 it("takes every section heading from the glossary, and finds each block's section there", () => {
   expect(sectionTitles("en"), "English headings").toEqual([...SECTIONS]);
@@ -383,23 +391,28 @@ it("reads only the Chinese edition of stage.json and failure.json, and keeps the
   ).toEqual(["审阅者"]);
 });
 
-it("keeps the glossary's rejected words apart from its accepted ones, and finds none in any Chinese file of the course", () => {
-  const accepted = new Set(GLOSSARY.map((entry) => entry["zh-CN"] as string));
-  const clashes = GLOSSARY.flatMap((entry: Term) => (entry.rejected ?? []).filter((word) => accepted.has(word)));
-  expect(clashes, "rejected words that are also a term's accepted word").toEqual([]);
-  const catalog = loadCatalog();
-  const found = [...catalog.stages.flatMap((stage) => judgeTwin(stage).problems), ...judgeEditions(catalog).problems].filter((problem) =>
-    problem.includes("is not the edition's word"),
-  );
-  expect(found, "rejected words in the committed Chinese files").toEqual([]);
-  const tracked = execFileSync("git", ["ls-files", "--", "lab", "site"], { cwd: ROOT, encoding: "utf8" })
-    .split("\n")
-    .filter((file) => /zh-CN\.(ts|md)$/.test(file) && !file.includes("/test/"));
-  expect(
-    tracked.filter((file) => !(CHINESE_WORD_FILES as readonly string[]).includes(file)),
-    "Chinese words files of the lab and the site that verify does not read",
-  ).toEqual([]);
-});
+// Reads every Chinese file of the course, as the test above reads every stage.
+it(
+  "keeps the glossary's rejected words apart from its accepted ones, and finds none in any Chinese file of the course",
+  WHOLE_COURSE,
+  () => {
+    const accepted = new Set(GLOSSARY.map((entry) => entry["zh-CN"] as string));
+    const clashes = GLOSSARY.flatMap((entry: Term) => (entry.rejected ?? []).filter((word) => accepted.has(word)));
+    expect(clashes, "rejected words that are also a term's accepted word").toEqual([]);
+    const catalog = loadCatalog();
+    const found = [...catalog.stages.flatMap((stage) => judgeTwin(stage).problems), ...judgeEditions(catalog).problems].filter((problem) =>
+      problem.includes("is not the edition's word"),
+    );
+    expect(found, "rejected words in the committed Chinese files").toEqual([]);
+    const tracked = execFileSync("git", ["ls-files", "--", "lab", "site"], { cwd: ROOT, encoding: "utf8" })
+      .split("\n")
+      .filter((file) => /zh-CN\.(ts|md)$/.test(file) && !file.includes("/test/"));
+    expect(
+      tracked.filter((file) => !(CHINESE_WORD_FILES as readonly string[]).includes(file)),
+      "Chinese words files of the lab and the site that verify does not read",
+    ).toEqual([]);
+  },
+);
 
 it("refuses a rejected word in a lesson through verify's twin column, with the lesson's path and line", () => {
   const root = temporaryFolder();
