@@ -22,11 +22,10 @@ let loaded: Promise<ReferenceModules> | null = null;
 export function reference(): Promise<ReferenceModules> {
   loaded ??= (async () => {
     const layers = loadCatalog().stages.map((stage) => stage.solutionDir);
-    installLayeredResolution(layers);
     const load = async <T>(name: string): Promise<T> => {
-      const file = findModule(layers, name);
-      if (!file) throw new Error(`the reference module forge/tools/${name} is missing from solutions/`);
-      return (await import(pathToFileURL(file).href)) as T;
+      const loadedModule = await loadLayered<T>(layers, name);
+      if (loadedModule === null) throw new Error(`the reference module forge/tools/${name} is missing from solutions/`);
+      return loadedModule;
     };
     return {
       paths: await load<typeof Paths>("paths"),
@@ -35,6 +34,23 @@ export function reference(): Promise<ReferenceModules> {
     };
   })();
   return loaded;
+}
+
+const installed = new Set<string>();
+
+/**
+ * Imports `forge/tools/<name>` from a stack of layers (lowest first), with the layering the tests use
+ * for its relative imports. Null when no layer has the module.
+ */
+export async function loadLayered<T>(layers: readonly string[], name: string): Promise<T | null> {
+  const file = findModule(layers, name);
+  if (!file) return null;
+  const key = JSON.stringify(layers);
+  if (!installed.has(key)) {
+    installed.add(key);
+    installLayeredResolution(layers);
+  }
+  return (await import(pathToFileURL(file).href)) as T;
 }
 
 // `module.registerHooks` (Node 22.15 and later; not in Node 20's types) runs a synchronous hook in this

@@ -114,6 +114,14 @@ one change that is the fault. The second run saves the draft as faulty/<stage>/<
 differs from the reference in exactly one place. Then: npm run lab -- fault <stage> <fault-id>.
 Example: npm run lab -- new-fault 5 short-write`,
     },
+    serve: {
+      summary: "serve your stage 12 server (or the reference) to an MCP client over stdio, on a folder you name",
+      help: `Start it from the client's configuration as: node lab/bin/forge-lab.mjs serve <root>. Only JSON-RPC goes
+to stdout; the audit goes to stderr, one JSON line per call. The root is the folder the tools may touch, and
+only this argument sets it. --target solution serves the reference instead of workspace/. Commands are refused
+unless --full-access is given: then run_command runs what stage 09 approves or a person accepts, natively,
+with no sandbox.`,
+    },
   },
 
   cli: {
@@ -151,6 +159,10 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     updated: (file: string) => `updated ${file}`,
     newNext: (stage: string) => `Next: npm run verify -- ${stage} lists what to write, piece by piece.`,
     newFaultArguments: "give a stage and a fault id: new-fault <stage> <fault-id>",
+    serveArguments: "give the folder to serve: serve <root> [--target workspace|solution] [--full-access]",
+    serveTarget: (target: string) => `serve runs workspace or solution, not ${target}`,
+    serveMissing: (target: string) =>
+      `forge/tools/server is not in the ${target} tree: write workspace/forge/tools/server.ts (stage 12), or serve --target solution`,
     faultDrafted: (draft: string) => `Edit ${draft}: make the one change that is the fault, then run this command again to save it.`,
     faultUnchanged: (draft: string) => `${draft} is still the reference: make the change that is the fault, then run this command again.`,
     faultSeveral: (draft: string, hunks: number) =>

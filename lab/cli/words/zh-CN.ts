@@ -110,6 +110,13 @@ PLACEHOLDER；在阶段完成之前，npm run verify 会逐一列出它们。模
 不同，就把它保存为 faulty/<stage>/<fault-id>.patch。然后运行：npm run lab -- fault <stage> <fault-id>。
 示例：npm run lab -- new-fault 5 short-write`,
     },
+    serve: {
+      summary: "通过 stdio 把你的阶段 12 服务器（或参考实现）提供给 MCP 客户端，作用于你指定的目录",
+      help: `在客户端的配置里这样启动：node lab/bin/forge-lab.mjs serve <root>。stdout 上只有 JSON-RPC；审计记录写到
+stderr，每次调用一行 JSON。root 是工具可以触及的目录，只有这个参数能设定它。--target solution 提供参考实现，
+而不是 workspace/ 里的代码。不加 --full-access 时所有命令都会被拒绝；加上后，run_command 会直接运行阶段 09
+放行或有人确认过的命令，没有沙箱。`,
+    },
   },
 
   cli: {
@@ -147,6 +154,10 @@ ${lines}
     created: (file) => `已创建 ${file}`,
     updated: (file) => `已更新 ${file}`,
     newFaultArguments: "请给出阶段和故障 ID：new-fault <stage> <fault-id>",
+    serveArguments: "请给出要提供的目录：serve <root> [--target workspace|solution] [--full-access]",
+    serveTarget: (target) => `serve 只运行 workspace 或 solution，不运行 ${target}`,
+    serveMissing: (target) =>
+      `${target} 树中没有 forge/tools/server：请编写 workspace/forge/tools/server.ts（阶段 12），或使用 serve --target solution`,
     faultDrafted: (draft) => `编辑 ${draft}：做出构成这个故障的那一处改动，然后再次运行这条命令保存它。`,
     faultUnchanged: (draft) => `${draft} 仍与参考实现相同：先做出构成故障的改动，再运行这条命令。`,
     faultSeveral: (draft, hunks) => `${draft} 与参考实现有 ${hunks} 处不同；一个故障只是一处改动：撤销其余的改动，再运行这条命令。`,
