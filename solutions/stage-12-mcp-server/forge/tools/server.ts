@@ -360,6 +360,8 @@ export interface ForgeServerOptions {
   readonly fs?: ReadOnlyFileSystem;
   readonly platform?: Platform;
   readonly now?: () => Date;
+  /** How stage 07 writes one file: stage 05's atomic write unless replaced. */
+  readonly write?: (target: string, content: Uint8Array) => Promise<void>;
   /** Called with each audit entry as it lands, for a log on stderr. */
   readonly onAudit?: (entry: ServerAuditEntry) => void;
 }
@@ -462,7 +464,7 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
     ...(options.fs === undefined ? {} : { fs: options.fs }),
   });
   const now = options.now ?? (() => new Date());
-  const controller = new SideEffectController(root.real, { now });
+  const controller = new SideEffectController(root.real, { now, ...(options.write === undefined ? {} : { write: options.write }) });
   const gate = new ApprovalGate();
   const platform: Platform =
     options.platform ?? (process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux");
@@ -490,6 +492,14 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
     });
     audit = Object.freeze([...audit, entry]);
     options.onAudit?.(entry);
+  };
+
+  // Writes check and apply one at a time: a failed one does not stop the next.
+  let writing: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = writing.then(work, work);
+    writing = run.catch(() => undefined);
+    return run;
   };
 
   // The client's roots, asked for when first needed and again after it says they changed.
@@ -619,23 +629,29 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
         digest,
         signal,
       );
-      // The file the person saw is the one replaced, or nothing is written.
-      const after = await state();
-      if (after !== before) {
-        throw deny(new ServerToolError("file_changed", `${prepared} changed while the approval was pending; nothing was written`), digest);
-      }
-      try {
-        await controller.apply(operationId, writes, { operationId, planDigest: answered });
-      } catch (error) {
-        const status = controller.audit.at(-1)?.status ?? "rejected";
-        const refusal = /^approval required/.test(error instanceof Error ? error.message : "")
-          ? new ServerToolError(
-              "approval_required",
-              `the answer approved ${show(answered)}, not this plan (${digest}); nothing was written`,
-            )
-          : asRefusal(error);
-        throw new Refused({ status: status === "committed" ? "denied" : status, error: refusal, planDigest: digest });
-      }
+      // The file the person saw is the one replaced, or nothing is written. The check and the write run
+      // one at a time in this server, so two approved writes to one file cannot both pass the check.
+      await exclusive(async () => {
+        const after = await state();
+        if (after !== before) {
+          throw deny(
+            new ServerToolError("file_changed", `${prepared} changed while the approval was pending; nothing was written`),
+            digest,
+          );
+        }
+        try {
+          await controller.apply(operationId, writes, { operationId, planDigest: answered });
+        } catch (error) {
+          const status = controller.audit.at(-1)?.status ?? "rejected";
+          const refusal = /^approval required/.test(error instanceof Error ? error.message : "")
+            ? new ServerToolError(
+                "approval_required",
+                `the answer approved ${show(answered)}, not this plan (${digest}); nothing was written`,
+              )
+            : asRefusal(error);
+          throw new Refused({ status: status === "committed" ? "denied" : status, error: refusal, planDigest: digest });
+        }
+      });
       return {
         result: ok("write_file", { path: prepared, bytes: bytes.byteLength, planDigest: digest, replaced: before }, `wrote ${prepared}`),
         status: "committed",
