@@ -79,12 +79,14 @@ function layoutOfCatalog(catalog: Catalog): Layout {
 export function courseMapSync(catalog: Catalog, locale: Locale = "en"): CourseMapSync {
   const layout = layoutOfCatalog(catalog);
   const map = localized(layout.courseMap, locale);
-  if (!existsSync(map) || !existsSync(layout.agentLoop))
+  const sources = [map, layout.agentLoop, layout.checkedAgentLoop];
+  if (!sources.every((file) => existsSync(file)))
     return {
       text: "",
-      problems: [`${repoPath(map, layout.root)} and ${repoPath(layout.agentLoop, layout.root)} must both exist`],
+      problems: [`${sources.map((file) => repoPath(file, layout.root)).join(", ")} must all exist`],
     };
-  const sync = syncCourseMap(readFileSync(map, "utf8"), catalog.stages, readFileSync(layout.agentLoop, "utf8"), locale);
+  const loops = { loop: readFileSync(layout.agentLoop, "utf8"), checked: readFileSync(layout.checkedAgentLoop, "utf8") };
+  const sync = syncCourseMap(readFileSync(map, "utf8"), catalog.stages, loops, locale);
   return { text: sync.text, problems: sync.problems.map((problem) => `${repoPath(map, layout.root)}: ${problem}`) };
 }
 

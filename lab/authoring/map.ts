@@ -155,12 +155,19 @@ export interface CourseMapSync {
   readonly problems: readonly string[];
 }
 
-export const MAP_BLOCKS = ["loop", "path"] as const;
+export const MAP_BLOCKS = ["loop", "checked-loop", "path"] as const;
+
+/** The two tool loops the map shows: unchecked, and with the stage 12 server in the middle. */
+export interface LoopSources {
+  readonly loop: string;
+  readonly checked: string;
+}
 
 /** The course map with its generated blocks rewritten from their sources; names a block that is missing. */
-export function syncCourseMap(markdown: string, stages: readonly Stage[], loopSource: string, locale: Locale = "en"): CourseMapSync {
+export function syncCourseMap(markdown: string, stages: readonly Stage[], loops: LoopSources, locale: Locale = "en"): CourseMapSync {
   const bodies: Record<(typeof MAP_BLOCKS)[number], string> = {
-    loop: loopBlock(loopSource),
+    loop: loopBlock(loops.loop),
+    "checked-loop": loopBlock(loops.checked),
     path: pathBlock(learningPath(stages, locale), locale),
   };
   let text = withLf(markdown);

@@ -23,6 +23,8 @@ export function layoutOf(root: string) {
     glossary: join(root, "docs", "glossary.md"),
     /** The prerequisite's tool loop, type-checked with the repository; the course map shows it. */
     agentLoop: join(root, "stages", "agent-loop.ts"),
+    /** The same loop with the stage 12 server in the middle; the course map shows it beside the first. */
+    checkedAgentLoop: join(root, "stages", "agent-loop-checked.ts"),
     solutions: join(root, "solutions"),
     faulty: join(root, "faulty"),
     fixtures: join(root, "fixtures"),

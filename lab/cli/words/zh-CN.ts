@@ -115,7 +115,7 @@ PLACEHOLDER；在阶段完成之前，npm run verify 会逐一列出它们。模
       help: `在客户端的配置里这样启动：node lab/bin/forge-lab.mjs serve <root>。stdout 上只有 JSON-RPC；审计记录写到
 stderr，每次调用一行 JSON。root 是工具可以触及的目录，只有这个参数能设定它。--target solution 提供参考实现，
 而不是 workspace/ 里的代码。不加 --full-access 时所有命令都会被拒绝；加上后，run_command 会直接运行阶段 09
-放行或有人确认过的命令，没有沙箱。`,
+放行或有人审批通过的命令，没有沙箱。`,
     },
   },
 

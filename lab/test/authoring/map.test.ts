@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { loadCatalog } from "../../catalog/catalog.js";
 import { headings } from "../../authoring/lesson.js";
+import { runCheckedAgent, type Harness } from "../../../stages/agent-loop-checked.js";
 import { exportedNames, learningPath, relativeImports, syncCourseMap } from "../../authoring/map.js";
 import { courseMapSync } from "../../authoring/generated.js";
 import { dirs } from "../../core/layout.js";
@@ -69,12 +70,17 @@ it("keeps the course map's generated blocks fresh, with its sections in order", 
     "The learning path",
   ]);
   expect(text, "the map shows the tool loop's file as it is").toContain(readFileSync(dirs.agentLoop, "utf8").trimEnd());
+  expect(text, "the map shows the checked loop's file as it is").toContain(readFileSync(dirs.checkedAgentLoop, "utf8").trimEnd());
   for (const stage of catalog.stages) expect(text, `the map links ${stage.id}`).toContain(`](${stage.id}/README.md)`);
 });
 
 it("names a generated block missing from the course map", () => {
-  const sync = syncCourseMap("# Course map\n\n<!-- forge:loop -->\n<!-- /forge:loop -->\n", catalog.stages, "export {};\n");
-  expect(sync.problems, "problems of a map without the path block").toEqual([
+  const sync = syncCourseMap("# Course map\n\n<!-- forge:loop -->\n<!-- /forge:loop -->\n", catalog.stages, {
+    loop: "export {};\n",
+    checked: "export const checked = 1;\n",
+  });
+  expect(sync.problems, "problems of a map without the checked loop and path blocks").toEqual([
+    "missing the generated block <!-- forge:checked-loop --> … <!-- /forge:checked-loop -->",
     "missing the generated block <!-- forge:path --> … <!-- /forge:path -->",
   ]);
   expect(sync.text, "the loop block, filled").toContain("```ts\nexport {};\n```");
@@ -101,3 +107,38 @@ it("runs the course map's tool loop: a tool call, an unknown tool, then an answe
   const forever: Model = async () => ({ kind: "call", tool: "read", input: "again" });
   await expect(runAgent(forever, tools, "loop", 3), "a model that never answers").rejects.toThrow("no answer after 3 turns");
 });
+
+it("runs the checked loop: each call goes to the harness, whose refusal reaches the model as a refusal", async () => {
+  const script: Reply[] = [
+    { kind: "call", tool: "read_text_file", input: { path: "/srv/allowed_evil/secret.txt" } },
+    { kind: "call", tool: "read_text_file", input: "not an object" },
+    { kind: "answer", text: "done" },
+  ];
+  const seen: string[][] = [];
+  const model: Model = async (transcript) => {
+    seen.push([...transcript]);
+    return script[seen.length - 1] ?? { kind: "answer", text: "script ran out" };
+  };
+  const calls: unknown[] = [];
+  const harness: Harness = {
+    callTool: async (call) => {
+      calls.push(call);
+      return typeof call.arguments.path === "string"
+        ? { content: [{ type: "text", text: "outside_root: path is outside the root" }], isError: true }
+        : { content: [{ type: "text", text: "invalid_arguments: path: required" }, { type: "text", text: "second" }] };
+    },
+  };
+  expect(await runCheckedAgent(model, harness, "read the secret", 3), "the model's answer").toBe("done");
+  expect(calls, "what the harness was asked").toEqual([
+    { name: "read_text_file", arguments: { path: "/srv/allowed_evil/secret.txt" } },
+    { name: "read_text_file", arguments: {} },
+  ]);
+  expect(seen.at(-1), "the transcript the model saw last").toEqual([
+    "read the secret",
+    "refused: outside_root: path is outside the root",
+    "invalid_arguments: path: required\nsecond",
+  ]);
+  const forever: Model = async () => ({ kind: "call", tool: "list_directory", input: {} });
+  await expect(runCheckedAgent(forever, harness, "loop", 2), "a model that never answers").rejects.toThrow("no answer after 2 turns");
+});
+
