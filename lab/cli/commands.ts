@@ -154,22 +154,6 @@ const COMMAND_TABLE: Readonly<Record<CommandName, Command>> = {
       return runInherited(command, commandArgs);
     },
   },
-  serve: {
-    usage: "serve <root> [--target workspace|solution] [--full-access]",
-    run: async (args, stages, _output, text) => {
-      const { positionals, values } = parse("serve", args, { target: { type: "string" }, "full-access": { type: "boolean" } }, text);
-      const [root] = positionals;
-      if (root === undefined || positionals.length > 1) throw new UsageError(text.cli.serveArguments);
-      const { serve } = await import("./serve.js");
-      const { resolve } = await import("node:path");
-      await serve(
-        stages,
-        { root: resolve(root), target: targetOption(values.target, text), fullAccess: values["full-access"] === true },
-        text,
-      );
-      return 0;
-    },
-  },
   doctor: {
     usage: "doctor",
     run: async (args, _stages, output, text) => {
@@ -227,6 +211,22 @@ const COMMAND_TABLE: Readonly<Record<CommandName, Command>> = {
           output.out(text.cli.faultSaved(repoPath(step.patch), `npm run lab -- fault ${stage.nn} ${id}`));
           return 0;
       }
+    },
+  },
+  serve: {
+    usage: "serve <root> [--target workspace|solution] [--full-access]",
+    run: async (args, stages, _output, text) => {
+      const { positionals, values } = parse("serve", args, { target: { type: "string" }, "full-access": { type: "boolean" } }, text);
+      const [root] = positionals;
+      if (root === undefined || positionals.length > 1) throw new UsageError(text.cli.serveArguments);
+      const { serve } = await import("./serve.js");
+      const { resolve } = await import("node:path");
+      await serve(
+        stages,
+        { root: resolve(root), target: targetOption(values.target, text), fullAccess: values["full-access"] === true },
+        text,
+      );
+      return 0;
     },
   },
 };

@@ -107,6 +107,9 @@ it("converts a client's path by whole segments and hands the rest to stage 08, w
         "C:\\srv\\allowed\\x",
         "\\\\server\\share\\x",
         "/srv/allowed/a.txt:hidden",
+        "/srv//allowed/./docs//a.md",
+        "/./srv/allowed",
+        `/srv/allowed/${"a/".repeat(2_500)}x`,
       ].map((path) => [path, convert(path)]),
     ),
     "each client path in the workspace's form, or the code that refused it",
@@ -124,7 +127,11 @@ it("converts a client's path by whole segments and hands the rest to stage 08, w
     "C:\\srv\\allowed\\x": "outside_root",
     "\\\\server\\share\\x": "outside_root",
     "/srv/allowed/a.txt:hidden": "invalid_path",
+    "/srv//allowed/./docs//a.md": "docs/a.md",
+    "/./srv/allowed": ".",
+    [`/srv/allowed/${"a/".repeat(2_500)}x`]: "invalid_path",
   });
+  expect(convert(["/srv/allowed/x"] as unknown as string), "a path that is an array, not a string").toBe("invalid_path");
 });
 
 it("refuses a symlink out of the root, to a file and to a folder, for every read tool", async () => {
@@ -228,6 +235,17 @@ it("takes the root from whoever starts the server: a client's roots narrow it an
     "the scopes a parent, a child, a web address and a prefix sibling leave open",
   ).toEqual([".", "docs"]);
   expect(narrowToClientRoots({ given: root, real: root }, [uri(`${root}_evil`)]), "the scopes of a sibling root alone").toEqual([]);
+  expect(
+    narrowToClientRoots({ given: "/srv/allowed", real: "/data/allowed" }, [
+      "file:///srv",
+      "file:///data/allowed/src",
+      "file:///srv/allowed/docs",
+    ]),
+    "the scopes of a parent of the spelling the server was started with, and two children, sorted",
+  ).toEqual([".", "docs", "src"]);
+  await announceRoots([uri(join(root, "src")), uri(join(root, "docs"))]);
+  expect((await call("list_directory", { path: "docs" })).isError, "docs listed, a root the client announced").toBe(false);
+  expect((await call("read_text_file", { path: "docs/guide.md" })).text, "docs/guide.md under two client roots").toBe("# Guide");
 });
 
 it("creates nothing outside the root for a write to a sibling, a parent or an absolute path elsewhere", async () => {

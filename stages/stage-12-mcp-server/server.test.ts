@@ -29,6 +29,12 @@ it("lists the five tools under the official server's names, each inputSchema and
     expect(tool.inputSchema.type, `${tool.name}'s inputSchema type (the SDK client refuses any other)`).toBe("object");
     expect(tool.outputSchema?.type, `${tool.name}'s outputSchema type`).toBe("object");
     expect(tool.inputSchema.additionalProperties, `${tool.name}'s inputSchema refuses unknown fields`).toBe(false);
+    // A client shows these to the model: a tool or a field without words is one the model must guess at.
+    expect(tool.description?.length ?? 0, `the length of ${tool.name}'s description`).toBeGreaterThan(20);
+    for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+      const words = (schema as { description?: string }).description ?? "";
+      expect(words.length, `the length of the description of ${tool.name}'s field ${field}`).toBeGreaterThan(10);
+    }
   }
   expect(tools.find((tool) => tool.name === "read_text_file")?.inputSchema.required, "read_text_file's required fields").toEqual(["path"]);
 });
@@ -82,6 +88,10 @@ it("returns stage 08's pagination for reads and lists, and its limit reason for 
     nextAfter: null,
   });
   expect(secondPage.text, "the page as text").toBe("[file] guide.md");
+  const whole = await call("list_directory", { path: "." });
+  expect(whole.text, "the root's entries as text, one per line").toBe("[file] README.md\n[directory] docs\n[directory] src");
+  const file = await call("read_text_file", { path: "docs/guide.md" });
+  expect(file.text, "docs/guide.md as text").toBe("# Guide\nexport the cart\nexport the orders");
   const lines = await call("read_text_file", { path: "docs/guide.md", startLine: 2, maxLines: 1 });
   expect(lines.structured, "line 2 of docs/guide.md").toEqual({
     path: "docs/guide.md",

@@ -17,6 +17,8 @@ import { createForgeServer, type ForgeServer, type ForgeServerOptions } from "fo
 export interface Question {
   readonly message: string;
   readonly digest: string;
+  /** The form the person is shown, as the request gives it. */
+  readonly form: unknown;
 }
 
 export interface ClientOptions {
@@ -54,7 +56,7 @@ function questionOf(request: ElicitRequest): Question {
   if (!("requestedSchema" in params)) throw new Error("an approval must be a form elicitation with a requested schema");
   const field = params.requestedSchema.properties.planDigest;
   const digest = field !== undefined && "default" in field && typeof field.default === "string" ? field.default : "";
-  return { message: params.message, digest };
+  return { message: params.message, digest, form: params.requestedSchema };
 }
 
 export function outcomeOf(result: CallToolResult): Outcome {

@@ -319,34 +319,34 @@ it.concurrent(
 
 it.concurrent("new scaffolds a stage whose files are all valid, and verify lists every piece still to write", SLOW, async (context) => {
   const copy = copyRepository(context);
-  const run = await lab(copy, ["new", "12", "sandbox-profile", "--module", "profile"]);
+  const run = await lab(copy, ["new", "13", "sandbox-profile", "--module", "profile"]);
   expect(run.status, run.stderr).toBe(0);
-  expect(run.stdout).toContain("Next: npm run verify -- stage-12-sandbox-profile lists what to write, piece by piece.");
+  expect(run.stdout).toContain("Next: npm run verify -- stage-13-sandbox-profile lists what to write, piece by piece.");
   const layout = layoutOf(copy);
   const catalog = loadCatalog(layout);
-  const stage = catalog.stages.find((candidate) => candidate.id === "stage-12-sandbox-profile");
+  const stage = catalog.stages.find((candidate) => candidate.id === "stage-13-sandbox-profile");
   expect(catalog.problems, "the scaffold's stage.json and failure.json are valid against their schemas").toEqual([]);
   if (!stage) throw new Error("the new stage is not in the catalog");
   expect(readFileSync(join(copy, "tsconfig.json"), "utf8"), "tsconfig.json maps forge/tools/* to the new reference too").toContain(
-    "./solutions/stage-12-sandbox-profile/forge/tools/*",
+    "./solutions/stage-13-sandbox-profile/forge/tools/*",
   );
   const spec = judgeSpec(stage, catalog.problems, undefined);
   expect(spec.ok, "a scaffolded stage is not complete").toBe(false);
   expect(spec.problems.filter((problem) => problem.includes("PLACEHOLDER")).length, spec.problems.join("\n")).toBeGreaterThanOrEqual(20);
   expect(spec.problems).toContainEqual(
     expect.stringMatching(
-      /^stages\/stage-12-sandbox-profile\/README\.md:\d+ still holds the scaffold's PLACEHOLDER: write the "The problem" section/,
+      /^stages\/stage-13-sandbox-profile\/README\.md:\d+ still holds the scaffold's PLACEHOLDER: write the "The problem" section/,
     ),
   );
   expect(spec.problems, "the scaffolded fault is a placeholder patch to write").toContainEqual(
     expect.stringMatching(
-      /^faulty\/stage-12-sandbox-profile\/placeholder-fault\.patch:\d+ still holds the scaffold's .*PLACEHOLDER: the injected fault/,
+      /^faulty\/stage-13-sandbox-profile\/placeholder-fault\.patch:\d+ still holds the scaffold's .*PLACEHOLDER: the injected fault/,
     ),
   );
   expect(judgePatches(stage), "the placeholder patch applies to the stub").toEqual([]);
-  const again = await lab(copy, ["new", "12", "other-thing"]);
+  const again = await lab(copy, ["new", "13", "other-thing"]);
   expect(again.status).toBe(2);
-  expect(again.stderr).toContain("stage 12 exists already: stage-12-sandbox-profile");
+  expect(again.stderr).toContain("stage 13 exists already: stage-13-sandbox-profile");
   const badSlug = await lab(copy, ["new", "13", "Not A Slug"]);
   expect(badSlug.stderr).toContain('"Not A Slug" is not a slug');
 });

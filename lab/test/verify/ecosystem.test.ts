@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateWorkflow } from "@action-validator/core";
 import { XMLValidator } from "fast-xml-parser";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { loadCatalog } from "../../catalog/catalog.js";
 import { layoutOf, ROOT } from "../../core/layout.js";
@@ -207,6 +207,10 @@ it("lets the editor open the learner's module from a stage test, while the type-
   mkdirSync(tools(copy), { recursive: true });
   const own = join(tools(copy), "registry.ts");
   if (!existsSync(own)) writeFileSync(own, `// my registry\n${reference(copy, "stage-01-capability-registry", "registry").toString()}`);
+  // And the learner's server, whose reference would otherwise bring in the reference registry it imports.
+  const server = join(tools(copy), "server.ts");
+  writeFileSync(server, `// my server\n${reference(copy, "stage-12-mcp-server", "server").toString()}`);
+  onTestFinished(() => rmSync(server, { force: true }));
   const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
   const listed = async (project: string) => {
     return new Promise<string[]>((resolve, reject) =>
@@ -215,9 +219,13 @@ it("lets the editor open the learner's module from a stage test, while the type-
       ),
     );
   };
-  const registryOf = (files: readonly string[]) =>
-    files.filter((file) => file.endsWith("/forge/tools/registry.ts")).map((file) => file.slice(copy.length + 1));
+  const moduleOf = (files: readonly string[], name: string) =>
+    files.filter((file) => file.endsWith(`/forge/tools/${name}.ts`)).map((file) => file.slice(copy.length + 1));
+  const registryOf = (files: readonly string[]) => moduleOf(files, "registry");
   const editor = await listed("stages/tsconfig.json");
+  expect(moduleOf(editor, "server"), "where the editor's view of the stage tests finds forge/tools/server").toEqual([
+    "workspace/forge/tools/server.ts",
+  ]);
   expect(registryOf(editor), "where the editor's view of the stage tests finds forge/tools/registry").toEqual([
     "workspace/forge/tools/registry.ts",
   ]);

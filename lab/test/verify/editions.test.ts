@@ -256,11 +256,11 @@ it("names each edition's file beside the English one", () => {
 
 it("scaffolds a new stage with its Chinese twin: the twelve Chinese sections, the links both ways, zh-CN fields that validate", () => {
   const catalog = loadCatalog();
-  const result = scaffold(catalog, { number: 12, slug: "sandbox-profile", module: "profile" });
+  const result = scaffold(catalog, { number: 13, slug: "sandbox-profile", module: "profile" });
   if (typeof result === "string") throw new Error(result);
   const content = (suffix: string) => result.files.find((entry) => entry.file.endsWith(suffix))?.content ?? "";
-  const english = content(join("stage-12-sandbox-profile", "README.md"));
-  const twin = content(join("stage-12-sandbox-profile", "README.zh-CN.md"));
+  const english = content(join("stage-13-sandbox-profile", "README.md"));
+  const twin = content(join("stage-13-sandbox-profile", "README.zh-CN.md"));
   expect(headingProblems(twin, "zh-CN"), "the twin's sections").toEqual([]);
   expect(pageParityProblems(pair(english, twin)), "links both ways, no code block").toEqual([]);
   expect(twin, "the twin's first piece to write").toContain('PLACEHOLDER: write the "先看一个具体问题" section in Chinese.');

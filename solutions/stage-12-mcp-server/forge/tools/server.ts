@@ -145,12 +145,11 @@ function after(prefix: readonly string[], value: readonly string[]): string[] | 
  */
 export function toWorkspacePath(root: ServerRoot, requested: string): string {
   if (typeof requested !== "string" || !ABSOLUTE.test(requested)) return preparePath(requested);
-  // Bounded before it is split: preparePath's own bound applies to what is left.
-  if (requested.length > 4_096 + root.given.length + root.real.length) return preparePath(requested);
   const segments = segmentsOf(requested);
   for (const candidate of [root.real, root.given]) {
     const rest = after(segmentsOf(candidate), segments);
-    if (rest !== null) return preparePath(rest.length === 0 ? "." : rest.join("/"));
+    // The root itself is "", which stage 08 prepares as ".".
+    if (rest !== null) return preparePath(rest.join("/"));
   }
   throw new ServerToolError("outside_root", `path ${show(requested)} is outside the root this server was started with`);
 }
@@ -199,17 +198,17 @@ const INPUTS = {
   list_directory: z.strictObject({
     path: pathField,
     after: z.string().optional().describe("The nextAfter of the page before"),
-    limit: count.optional(),
+    limit: count.optional().describe("The most entries in this page"),
   }),
   read_text_file: z.strictObject({
     path: pathField,
     startLine: count.optional().describe("The first line to return, 1-based"),
-    maxLines: count.optional(),
+    maxLines: count.optional().describe("The most lines to return"),
   }),
   search_files: z.strictObject({
     path: pathField,
     pattern: z.string().describe("Plain text to find in the lines of the files under path"),
-    maxMatches: count.optional(),
+    maxMatches: count.optional().describe("The most matches to return"),
   }),
   write_file: z.strictObject({
     path: pathField,
@@ -217,7 +216,7 @@ const INPUTS = {
   }),
   run_command: z.strictObject({
     command: z.string().min(1).max(16_384).describe("A POSIX shell command, run in the root by /bin/sh"),
-    timeoutMs: z.number().int().positive().max(600_000).optional(),
+    timeoutMs: z.number().int().positive().max(600_000).optional().describe("Milliseconds before the command is ended"),
   }),
 } as const satisfies Record<ToolName, z.ZodType>;
 
@@ -278,31 +277,32 @@ const DESCRIPTIONS: Readonly<Record<ToolName, string>> = Object.freeze({
 /** A JSON Schema object, as MCP requires of every input and output schema. */
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  if (rest.type !== "object") throw new TypeError("a tool schema must be a JSON Schema object");
   return { ...rest, type: "object" };
 }
 
 /** The tools as `tools/list` shows them, annotations derived from their capabilities. */
 export function toolList(registry: ToolRegistry): Tool[] {
-  const descriptors = new Map(registry.supporting([]).map((tool) => [tool.name, tool] as const));
-  return TOOL_NAMES.map((name) => {
-    const descriptor = descriptors.get(name);
-    if (descriptor === undefined) throw new Error(`the registry has no tool ${show(name)}`);
-    return {
-      name,
-      description: DESCRIPTIONS[name],
-      inputSchema: jsonSchema(INPUTS[name], "input"),
-      outputSchema: jsonSchema(OUTPUTS[name], "output"),
-      annotations: annotationsFor(descriptor),
-    };
-  });
+  const position = (name: string) => TOOL_NAMES.findIndex((known) => known === name);
+  return registry
+    .supporting([])
+    .sort((first, second) => position(first.name) - position(second.name))
+    .map((descriptor) => {
+      const name = descriptor.name as ToolName;
+      return {
+        name,
+        description: DESCRIPTIONS[name],
+        inputSchema: jsonSchema(INPUTS[name], "input"),
+        outputSchema: jsonSchema(OUTPUTS[name], "output"),
+        annotations: annotationsFor(descriptor),
+      };
+    });
 }
 
 /** Every problem of the arguments, one per field, in one message. */
 function argumentProblems(tool: ToolName, error: z.ZodError): ServerToolError {
   const problems = error.issues.map((issue) => {
     if (issue.code === "unrecognized_keys") return `${issue.keys.map((key) => JSON.stringify(key)).join(", ")}: unknown field`;
-    return `${issue.path.length === 0 ? "(arguments)" : issue.path.map(String).join(".")}: ${issue.message}`;
+    return `${issue.path.map(String).join(".")}: ${issue.message}`;
   });
   return new ServerToolError("invalid_arguments", `invalid arguments for ${tool}: ${problems.join("; ")}`);
 }
@@ -360,8 +360,6 @@ export interface ForgeServerOptions {
   readonly fs?: ReadOnlyFileSystem;
   readonly platform?: Platform;
   readonly now?: () => Date;
-  /** How stage 07 writes one file: stage 05's atomic write unless replaced. */
-  readonly write?: (target: string, content: Uint8Array) => Promise<void>;
   /** Called with each audit entry as it lands, for a log on stderr. */
   readonly onAudit?: (entry: ServerAuditEntry) => void;
 }
@@ -412,8 +410,6 @@ async function currentState(target: string, display: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return "absent";
-    if (code === "ELOOP")
-      throw new ServerToolError("link_refused", `path ${show(display)} is a link; write_file does not write through links`);
     throw new ServerToolError("not_a_file", `path ${show(display)} cannot be opened (${String(code)})`);
   }
   try {
@@ -434,17 +430,17 @@ async function currentState(target: string, display: string): Promise<string> {
 /** A stage error as a refusal the model may read, with that stage's code. */
 function asRefusal(error: unknown): ServerToolError {
   if (error instanceof ServerToolError) return error;
-  if (error instanceof WorkspaceToolError) return new ServerToolError(error.code, error.message, { cause: error });
+  if (error instanceof WorkspaceToolError) return new ServerToolError(error.code, error.message);
   const message = error instanceof Error ? error.message : String(error);
-  if (/escapes the workspace/.test(message)) return new ServerToolError("path_escapes", message, { cause: error });
-  return new ServerToolError("tool_failed", message, { cause: error });
+  if (/escapes the workspace/.test(message)) return new ServerToolError("path_escapes", message);
+  return new ServerToolError("tool_failed", message);
 }
 
 /** A refusal from stage 11, named by its class: the policy, the switch, or the request. */
 function commandRefusal(error: unknown): ServerToolError {
   const name = error instanceof Error ? error.name : "Error";
   const message = error instanceof Error ? error.message : String(error);
-  return new ServerToolError("commands_refused", `${name}: ${message}`, { cause: error });
+  return new ServerToolError("commands_refused", `${name}: ${message}`);
 }
 
 function text(result: NativeResult): string {
@@ -459,12 +455,12 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
   const registry = forgeTools();
   const tools = toolList(registry);
   const workspace = new ReadOnlyWorkspace(root.real, {
-    protectedPaths: options.protectedPaths ?? [],
+    protectedPaths: options.protectedPaths,
     limits,
-    ...(options.fs === undefined ? {} : { fs: options.fs }),
+    fs: options.fs,
   });
   const now = options.now ?? (() => new Date());
-  const controller = new SideEffectController(root.real, { now, ...(options.write === undefined ? {} : { write: options.write }) });
+  const controller = new SideEffectController(root.real, { now });
   const gate = new ApprovalGate();
   const platform: Platform =
     options.platform ?? (process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux");
@@ -557,7 +553,10 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
       );
     } catch (error) {
       throw deny(
-        new ServerToolError("approval_unavailable", `no answer from the person: ${asRefusal(error).message}; nothing was done`),
+        new ServerToolError(
+          "approval_unavailable",
+          `no answer from the person: ${error instanceof Error ? error.message : String(error)}; nothing was done`,
+        ),
         digest,
       );
     }
@@ -582,8 +581,8 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
     list_directory: async (args) => {
       const prepared = await convert(args.path);
       const page = await workspace.list(prepared, {
-        ...(args.after === undefined ? {} : { after: args.after }),
-        ...(args.limit === undefined ? {} : { limit: args.limit }),
+        after: args.after,
+        limit: args.limit,
       });
       const shown = page.entries.map((entry) => `[${entry.kind}] ${entry.name}`).join("\n");
       return completed(ok("list_directory", { path: prepared, entries: page.entries, nextAfter: page.nextAfter }, shown));
@@ -591,8 +590,8 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
     read_text_file: async (args) => {
       const prepared = await convert(args.path);
       const read = await workspace.read(prepared, {
-        ...(args.startLine === undefined ? {} : { startLine: args.startLine }),
-        ...(args.maxLines === undefined ? {} : { maxLines: args.maxLines }),
+        startLine: args.startLine,
+        maxLines: args.maxLines,
       });
       return completed(ok("read_text_file", { path: prepared, ...read }, read.lines.join("\n")));
     },
@@ -600,7 +599,7 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
       const prepared = await convert(args.path);
       const found = await workspace.search(args.pattern, {
         path: prepared,
-        ...(args.maxMatches === undefined ? {} : { maxMatches: args.maxMatches }),
+        maxMatches: args.maxMatches,
       });
       const shown = found.matches.map((match) => `${match.path}:${match.line}: ${match.text}`).join("\n");
       return completed(ok("search_files", { path: prepared, ...found }, shown));
@@ -670,14 +669,14 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
       let prepared: Awaited<ReturnType<NativeExecutor["prepare"]>>;
       try {
         prepared = await executor.prepare({
-          description: `run_command: ${args.command.slice(0, 200)}`,
+          description: "run_command",
           executable: { kind: "path", value: SHELL },
           argv: [
             { kind: "literal", value: "-c" },
             { kind: "literal", value: args.command },
           ],
           entrypoint: "interpreter",
-          ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
+          timeoutMs: args.timeoutMs,
         });
       } catch (error) {
         throw reject(commandRefusal(error));
