@@ -85,11 +85,21 @@ it("tells the person what a write replaces, with the plan's digest, in a form wh
   const created = previewDigest({ "new.md": new TextEncoder().encode("# New\n") });
   const replaced = previewDigest({ "README.md": new TextEncoder().encode("# Shop v2\n") });
   expect(
-    questions.map((question) => question.message),
-    "what the person was shown for a new file and for a replaced one",
+    questions.map((question) => question.message.split("\n")),
+    "what the person was shown for a new file and for a replaced one, line by line",
   ).toEqual([
-    `write_file asks to write 6 bytes to new.md (creates it).\nTargets: new.md\nPlan digest: ${created}\nAccept only if this is the change you want.`,
-    `write_file asks to write 10 bytes to README.md (replaces the file whose content has sha256:${sha256("# Shop\n")}).\nTargets: README.md\nPlan digest: ${replaced}\nAccept only if this is the change you want.`,
+    [
+      "write_file asks to write 6 bytes to new.md (creates it).",
+      "Targets: new.md",
+      `Plan digest: ${created}`,
+      "Accept only if this is the change you want.",
+    ],
+    [
+      `write_file asks to write 10 bytes to README.md (replaces the file whose content has sha256:${sha256("# Shop\n")}).`,
+      "Targets: README.md",
+      `Plan digest: ${replaced}`,
+      "Accept only if this is the change you want.",
+    ],
   ]);
   expect(questions[0]?.form, "the form of the question").toEqual({
     type: "object",
@@ -153,9 +163,13 @@ it("reports how a command ended: its exit code, the signal that ended it, or its
     questions.map((question) => question.digest),
     "the digests asked for: of the root and the command",
   ).toEqual([sha256(JSON.stringify([root, "kill -KILL $$"])), sha256(JSON.stringify([root, "sleep 5"]))]);
-  expect(questions[0]?.message, "what the person is shown for a command").toBe(
-    `run_command asks to run, in ${root}:\nkill -KILL $$\nWhy it asks: the command cannot be analyzed safely: variable expansion $ at offset 11\nPlan digest: ${questions[0]?.digest}\nAccept only if this is the command you want run.`,
-  );
+  expect(questions[0]?.message.split("\n"), "what the person is shown for a command, line by line").toEqual([
+    `run_command asks to run, in ${root}:`,
+    "kill -KILL $$",
+    "Why it asks: the command cannot be analyzed safely: variable expansion $ at offset 11",
+    `Plan digest: ${questions[0]?.digest}`,
+    "Accept only if this is the command you want run.",
+  ]);
 });
 
 it("ends a command when the client cancels the call", { timeout: 30_000 }, async () => {
