@@ -126,7 +126,12 @@ it("runs the checked loop: each call goes to the harness, whose refusal reaches 
       calls.push(call);
       return typeof call.arguments.path === "string"
         ? { content: [{ type: "text", text: "outside_root: path is outside the root" }], isError: true }
-        : { content: [{ type: "text", text: "invalid_arguments: path: required" }, { type: "text", text: "second" }] };
+        : {
+            content: [
+              { type: "text", text: "invalid_arguments: path: required" },
+              { type: "text", text: "second" },
+            ],
+          };
     },
   };
   expect(await runCheckedAgent(model, harness, "read the secret", 3), "the model's answer").toBe("done");
@@ -142,4 +147,3 @@ it("runs the checked loop: each call goes to the harness, whose refusal reaches 
   const forever: Model = async () => ({ kind: "call", tool: "list_directory", input: {} });
   await expect(runCheckedAgent(forever, harness, "loop", 2), "a model that never answers").rejects.toThrow("no answer after 2 turns");
 });
-
