@@ -51,6 +51,8 @@ export function layoutOf(root: string) {
     tsconfig: join(root, "tsconfig.json"),
     siteTsconfig: join(root, "site", "client", "tsconfig.json"),
     packageJson: join(root, "package.json"),
+    /** The package's `forge-lab` command (`node lab/bin/forge-lab.mjs serve <root>` for an MCP client). */
+    labCommand: join(root, "lab", "bin", "forge-lab.mjs"),
   } as const;
 }
 
