@@ -22,6 +22,7 @@ const LAYERS: ReadonlyArray<{ readonly name: string; readonly holds: readonly st
   { name: "verify", holds: ["lab/verify/"] },
   { name: "site's browser code", holds: ["site/client/"] },
   { name: "site", holds: ["site/"] },
+  { name: "attack", holds: ["lab/attack/"] },
   { name: "cli and bench", holds: ["lab/cli/", "lab/bench/"] },
   { name: "entry points", holds: ["lab/bin/", "site/bin/"] },
 ];
