@@ -8,6 +8,7 @@ import { ROOT, repoPath } from "../core/layout.js";
 import { npmCommand } from "../core/npm.js";
 import { colourEnvironment } from "../core/style.js";
 import type { Locale } from "../core/locale.js";
+import { isServerName, SERVER_NAMES } from "../attack/servers.js";
 import { cliWords, type CliWords } from "./words/index.js";
 import { CommandError, catalog, confirm, terminal, parse, requireStage, targetOption, UsageError, type Output } from "./shared.js";
 
@@ -227,6 +228,21 @@ const COMMAND_TABLE: Readonly<Record<CommandName, Command>> = {
         text,
       );
       return 0;
+    },
+  },
+  "mcp-attack": {
+    usage: "mcp-attack [--server learner|reference|2025.3.28|2026.8.31] [--sample]",
+    run: async (args, _stages, output, text) => {
+      const { positionals, values } = parse("mcp-attack", args, { server: { type: "string" }, sample: { type: "boolean" } }, text);
+      if (positionals.length > 0) throw new UsageError(text.cli.notAServer(positionals.join(" "), text.list(SERVER_NAMES)));
+      const server = values.server;
+      if (server !== undefined && !isServerName(server)) throw new UsageError(text.cli.notAServer(server, text.list(SERVER_NAMES)));
+      const { mcpAttack } = await import("./attack.js");
+      return mcpAttack(
+        { servers: server === undefined ? SERVER_NAMES : [server], payloads: values.sample ? "sample" : "all" },
+        output,
+        text,
+      );
     },
   },
 };

@@ -5,6 +5,7 @@
 import type { BrowserProblem, FoundBrowser } from "../../core/browser.js";
 import type { NotAFile } from "../../core/files.js";
 import type { Locale } from "../../core/locale.js";
+import type { CaseClass, PendingReason } from "../../attack/suite.js";
 import type { FindingMark, NotReproduced, OptionProblem, WorkspaceState } from "../vocabulary.js";
 
 type Five = readonly [string, string, string, string, string];
@@ -122,6 +123,21 @@ only this argument sets it. --target solution serves the reference instead of wo
 unless --full-access is given: then run_command runs what stage 09 approves or a person accepts, natively,
 with no sandbox.`,
     },
+    "mcp-attack": {
+      summary: "attack four MCP servers (yours, the reference, two official filesystem releases) and count what escapes the root",
+      help: `Starts each server over stdio on a fresh temporary folder with secrets outside its root, drives it with the
+official SDK client, and tries every case class with every read tool the server lists and with write_file:
+the prefix sibling <root>_evil, the four suffix-strip siblings, symlinks out (made before and after the server
+started), a folder swapped for a link, writes through links, a link spelled in another case, and the
+PayloadsAllTheThings traversal lists, relative and absolute. An escape is outside content or an outside-only
+name in any answer, or a file created or changed outside the root. Positive controls (reads, lists and writes
+inside the root) must succeed on every server. The client accepts every approval a server asks for, so the
+table measures containment, not consent. Exits 0 when the reference (and your server, once
+workspace/forge/tools/server.ts exists) lets nothing escape and every control passed.
+--server <name>  attacks one server: learner, reference, 2025.3.28 or 2026.8.31
+--sample         the fixed sample of the traversal lists the lab's tests use, instead of all of them
+Example: npm run lab -- mcp-attack --server reference`,
+    },
   },
 
   cli: {
@@ -163,6 +179,7 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     serveTarget: (target: string) => `serve runs workspace or solution, not ${target}`,
     serveMissing: (target: string) =>
       `forge/tools/server is not in the ${target} tree: write workspace/forge/tools/server.ts (stage 12), or serve --target solution`,
+    notAServer: (name: string, servers: string) => `"${name}" is not a server of mcp-attack. Servers: ${servers}`,
     faultDrafted: (draft: string) => `Edit ${draft}: make the one change that is the fault, then run this command again to save it.`,
     faultUnchanged: (draft: string) => `${draft} is still the reference: make the change that is the fault, then run this command again.`,
     faultSeveral: (draft: string, hunks: number) =>
@@ -378,6 +395,54 @@ Every command has --help. ${STAGE_NAMES_EN}`,
     notEvidence: (file: string, issue: string | null) => `${file} is not a verification file: ${issue ?? "invalid"}.`,
     invalidCtrf: (stage: string, problems: string) => `the CTRF report of ${stage} does not pass the ctrf validator: ${problems}`,
     wrote: (file: string, format: string, tests: number, source: string) => `wrote ${file} (${format}, ${tests} tests, from ${source})`,
+  },
+
+  /** `mcp-attack`: the table of escapes per case class and server. */
+  attack: {
+    attacking: (server: string) => `attacking ${server}…`,
+    title: (payloads: "all" | "sample", lines: number, paths: number) =>
+      `Escapes / attempts per case class. Each server runs on a fresh temporary folder with secrets outside its root; the traversal lists: ${
+        payloads === "all" ? `all ${lines} lines, ${paths} paths once decoded` : `the lab's tests' sample, ${paths} paths`
+      }, each relative and absolute.`,
+    caseClass: "case class",
+    classes: {
+      "prefix-sibling": "prefix sibling <root>_evil (CVE-2025-53110)",
+      "suffix-strip": "suffix-strip siblings <root>\" ␠ ' ⇥ (GHSA-7rgq-gccq-qphx)",
+      symlink: "symlink out, to a file and a folder (CVE-2025-53109)",
+      "late-symlink": "symlink made after the server started",
+      "swapped-folder": "folder swapped for a link after a first read",
+      "write-through-symlink": "write through a symlink, file and folder",
+      "case-spelled-symlink": "symlink spelled in another letter case",
+      "payloads-relative": "PayloadsAllTheThings traversals, relative",
+      "payloads-absolute": "PayloadsAllTheThings traversals, absolute",
+    } satisfies Record<CaseClass, string>,
+    controls: "positive controls inside the root (successes / attempts)",
+    total: "total escapes / attempts",
+    calls: "calls made, seconds",
+    callsCell: (calls: number, seconds: number) => `${calls} in ${seconds.toFixed(1)} s`,
+    notWritten: "not written",
+    pending: "pending",
+    failed: "failed",
+    pendingReasons: {
+      "case-sensitive disk":
+        "this disk is case-sensitive: LINK-FILE names no entry, so there is no case-folded link to follow; the row runs on a case-insensitive disk (macOS, Windows)",
+      "names refused": "this disk refuses some of the siblings' names, so only those it allowed were attacked",
+    } satisfies Record<PendingReason, string>,
+    pendingLine: (label: string, reason: string) => `pending · ${label}: ${reason}.`,
+    notWrittenLine: (module: string) => `learner: ${module} does not exist yet (stage 12), so its column says not written.`,
+    failedLine: (server: string, error: string) => `${server} could not be attacked: ${error}`,
+    toolsLine: (server: string, identity: string, tried: string, untried: string, approvals: number) =>
+      `${server} (${identity}): tried ${tried}${untried === "" ? "" : `; left alone ${untried}`}; approvals accepted: ${approvals}.`,
+    controlFailed: (server: string, tool: string, args: string, problem: string) =>
+      `CONTROL FAILED · ${server} · ${tool} ${args}: ${problem}`,
+    firstEscapes: "The first escapes of each class, per server:",
+    escapeLine: (server: string, label: string, tool: string, args: string, what: string) =>
+      `  ${server} · ${label}: ${tool} ${args} → ${what}`,
+    consent:
+      "The attack client accepts every approval a server asks for (MCP elicitation), with the plan digest it is offered: this table measures containment, not consent.",
+    passed: "Passed: the reference (and your server, if written) let nothing escape, and every positive control succeeded.",
+    notPassed:
+      "Not passed: the reference or your server let something escape, a positive control failed, or a server could not be attacked.",
   },
 
   class: {

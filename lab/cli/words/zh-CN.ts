@@ -117,6 +117,19 @@ stderr，每次调用一行 JSON。root 是工具可以触及的目录，只有�
 而不是 workspace/ 里的代码。不加 --full-access 时所有命令都会被拒绝；加上后，run_command 会直接运行阶段 09
 放行或有人审批通过的命令，没有沙箱。`,
     },
+    "mcp-attack": {
+      summary: "攻击四个 MCP 服务器（你的、参考实现、官方 filesystem 服务器的两个版本），统计有什么逃出了根目录",
+      help: `在一个新建的临时目录上通过 stdio 启动每个服务器，根目录之外放着机密，用官方 SDK 的客户端驱动它：每一类用例都用
+服务器列出的每个读取工具和 write_file 各试一遍。用例有：前缀相同的兄弟目录 <root>_evil、四个会被剥掉结尾字符的兄弟目录、
+指向外部的符号链接（服务器启动前和启动后创建的都有）、读过一次之后被换成链接的目录、经由链接的写入、换了大小写拼写的
+链接，以及 PayloadsAllTheThings 的目录穿越列表（相对路径和绝对路径各一遍）。只要任何一个回答里出现了外部的内容或只有
+外部才有的名字，或者根目录之外有文件被创建或改动，就算一次逃逸。阳性对照（在根目录内读取、列出、写入）在每个服务器上
+都必须成功。客户端会同意服务器提出的每一次审批，所以这张表衡量的是隔离（containment），不是同意（consent）。
+参考实现（以及你的服务器，一旦 workspace/forge/tools/server.ts 存在）没有任何逃逸、且每个对照都通过时，退出状态为 0。
+--server <name>  只攻击一个服务器：learner、reference、2025.3.28 或 2026.8.31
+--sample         只用实验室测试所用的固定样本，而不是完整的穿越列表
+示例：npm run lab -- mcp-attack --server reference`,
+    },
   },
 
   cli: {
@@ -158,6 +171,7 @@ ${lines}
     serveTarget: (target) => `serve 只运行 workspace 或 solution，不运行 ${target}`,
     serveMissing: (target) =>
       `${target} 树中没有 forge/tools/server：请编写 workspace/forge/tools/server.ts（阶段 12），或使用 serve --target solution`,
+    notAServer: (name, servers) => `“${name}”不是 mcp-attack 的服务器。可用的服务器：${servers}`,
     faultDrafted: (draft) => `编辑 ${draft}：做出构成这个故障的那一处改动，然后再次运行这条命令保存它。`,
     faultUnchanged: (draft) => `${draft} 仍与参考实现相同：先做出构成故障的改动，再运行这条命令。`,
     faultSeveral: (draft, hunks) => `${draft} 与参考实现有 ${hunks} 处不同；一个故障只是一处改动：撤销其余的改动，再运行这条命令。`,
@@ -369,6 +383,50 @@ ${lines}
     notEvidence: (file, issue) => `${file} 不是证据文件：${issue ?? "无效"}。`,
     invalidCtrf: (stage, problems) => `${stage} 的 CTRF 报告没有通过 ctrf 校验器：${problems}`,
     wrote: (file, format, tests, source) => `已写出 ${file}（${format}，${tests} 个测试，来自 ${source}）`,
+  },
+
+  attack: {
+    attacking: (server) => `正在攻击 ${server}…`,
+    title: (payloads, lines, paths) =>
+      `每类用例的逃逸次数 / 尝试次数。每个服务器都在一个新建的临时目录上运行，根目录之外放着机密；目录穿越列表：${
+        payloads === "all" ? `全部 ${lines} 行，解码后共 ${paths} 个路径` : `实验室测试所用的样本，${paths} 个路径`
+      }，相对路径和绝对路径各试一遍。`,
+    caseClass: "用例类别",
+    classes: {
+      "prefix-sibling": "前缀相同的兄弟目录 <root>_evil（CVE-2025-53110）",
+      "suffix-strip": "结尾字符被剥掉的兄弟目录 <root>\" ␠ ' ⇥（GHSA-7rgq-gccq-qphx）",
+      symlink: "指向外部的符号链接，指向文件和目录（CVE-2025-53109）",
+      "late-symlink": "服务器启动之后才创建的符号链接",
+      "swapped-folder": "读过一次之后被换成链接的目录",
+      "write-through-symlink": "经由符号链接写入，文件链接和目录链接",
+      "case-spelled-symlink": "换了大小写拼写的符号链接",
+      "payloads-relative": "PayloadsAllTheThings 目录穿越，相对路径",
+      "payloads-absolute": "PayloadsAllTheThings 目录穿越，绝对路径",
+    },
+    controls: "根目录内的阳性对照（成功次数 / 尝试次数）",
+    total: "逃逸总数 / 尝试总数",
+    calls: "调用次数，用时",
+    callsCell: (calls, seconds) => `${calls} 次，${seconds.toFixed(1)} 秒`,
+    notWritten: "尚未编写",
+    pending: "待定",
+    failed: "失败",
+    pendingReasons: {
+      "case-sensitive disk":
+        "这块磁盘区分大小写：LINK-FILE 不指向任何条目，所以没有可以借大小写混过去的链接；这一行要在不区分大小写的磁盘上运行（macOS、Windows）",
+      "names refused": "这块磁盘不允许部分兄弟目录的名字，只攻击了它允许创建的那些",
+    },
+    pendingLine: (label, reason) => `待定 · ${label}：${reason}。`,
+    notWrittenLine: (module) => `learner：${module} 还不存在（阶段 12），所以这一列显示“尚未编写”。`,
+    failedLine: (server, error) => `无法攻击 ${server}：${error}`,
+    toolsLine: (server, identity, tried, untried, approvals) =>
+      `${server}（${identity}）：试过 ${tried}${untried === "" ? "" : `；未试 ${untried}`}；同意了 ${approvals} 次审批。`,
+    controlFailed: (server, tool, args, problem) => `对照失败 · ${server} · ${tool} ${args}：${problem}`,
+    firstEscapes: "每个服务器在每类用例中最先出现的逃逸：",
+    escapeLine: (server, label, tool, args, what) => `  ${server} · ${label}：${tool} ${args} → ${what}`,
+    consent:
+      "攻击客户端会同意服务器提出的每一次审批（MCP elicitation），用的就是服务器给出的计划摘要：这张表衡量的是隔离（containment），不是同意（consent）。",
+    passed: "通过：参考实现（以及你的服务器，如果已经编写）没有任何逃逸，每个阳性对照都成功了。",
+    notPassed: "未通过：参考实现或你的服务器有逃逸，或者有阳性对照失败，或者有服务器无法攻击。",
   },
 
   class: {
