@@ -12,8 +12,11 @@
 //   4. The stages' own figures (lab/bench/*): stage 09's decision on a 1 MiB command line of any shape,
 //      stage 10's time and memory under one-byte pushes and invalid bytes, each against a baseline of
 //      its own taken in the same run.
+//   5. Stage 12's MCP server (lab/bench/stage-12-mcp-server.ts): the whole attack suite against the
+//      reference over the same suite against the official filesystem server 2026.8.31 (bound 1.0x), and
+//      a read_text_file round trip over stdio, the reference's median over 2026.8.31's (bound 2.0x).
 //
-// `--only loop`, `--only verify`, `--only stages` (repeatable) run some parts alone.
+// `--only loop`, `--only verify`, `--only stages`, `--only mcp` (repeatable) run some parts alone.
 //
 // Exits 1 when a bound is exceeded, so each figure is a check and not just a number.
 import { spawn } from "node:child_process";
@@ -25,12 +28,13 @@ import { $ } from "zx";
 import { type Figure, type Measure, withinBound } from "../bench/figure.js";
 import { measure as scopeFigures } from "../bench/stage-09-terminal-path-scope.js";
 import { measure as outputFigures } from "../bench/stage-10-output-decoding.js";
+import { measure as serverFigures } from "../bench/stage-12-mcp-server.js";
 import { dirs, moduleFile, ROOT } from "../core/layout.js";
 
 const RUNS = 5;
 const SAVES = 7;
 const BOUNDS = { workspace: 1.3, solution: 1.5, watchOverBareMs: 60, verifySeconds: 75, stageVerifySeconds: 25 } as const;
-const PARTS = ["loop", "verify", "stages"] as const;
+const PARTS = ["loop", "verify", "stages", "mcp"] as const;
 type Part = (typeof PARTS)[number];
 const { values } = parseArgs({
   options: { quick: { type: "boolean", default: false }, only: { type: "string", multiple: true } },
@@ -207,7 +211,7 @@ rmSync(scratch, { recursive: true, force: true });
 
 // The stages' own figures: each module under lab/bench/ measures one concern against a baseline of its
 // own, taken in the same run.
-const MEASURES: readonly Measure[] = runs("stages") ? [scopeFigures, outputFigures] : [];
+const MEASURES: readonly Measure[] = [...(runs("stages") ? [scopeFigures, outputFigures] : []), ...(runs("mcp") ? [serverFigures] : [])];
 const shown = (figure: Figure) =>
   `${figure.label}: ${figure.value.toFixed(figure.unit === "x" ? 2 : 1)} ${figure.unit} (bound ${figure.bound} ${figure.unit}; baseline ${figure.baseline}): ${withinBound(figure) ? "within" : "EXCEEDED"}`;
 for (const measure of MEASURES) {
