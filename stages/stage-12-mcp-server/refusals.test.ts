@@ -30,6 +30,8 @@ it("names every refusal in one line: its code, then what was refused and why", a
     outside: (await call("read_text_file", { path: long })).text,
     unknown: (await call("delete_everything")).text,
     fields: (await call("list_directory", { path: 7, extra: true })).text,
+    twoFields: (await call("read_text_file", { path: "README.md", a: 1, b: 2 })).text,
+    exact: (await call("read_text_file", { path: `/srv/${"x".repeat(115)}` })).text,
     large: (await call("write_file", { path: "big.txt", content: "x".repeat(17) })).text,
     atLimit: (await call("write_file", { path: "limit.txt", content: "x".repeat(16) })).code,
     folder: (await call("write_file", { path: "docs", content: "x" })).text,
@@ -42,6 +44,8 @@ it("names every refusal in one line: its code, then what was refused and why", a
       'unknown_tool: there is no tool "delete_everything"; use one of list_directory, read_text_file, search_files, write_file, run_command',
     fields:
       'invalid_arguments: invalid arguments for list_directory: path: Invalid input: expected string, received number; "extra": unknown field',
+    twoFields: 'invalid_arguments: invalid arguments for read_text_file: "a", "b": unknown field',
+    exact: `outside_root: path "/srv/${"x".repeat(115)}" is outside the root this server was started with`,
     large: "too_large: content of 17 bytes is over the limit of 16",
     atLimit: "approval_declined",
     folder: 'not_a_file: path "docs" is not a file',
@@ -222,6 +226,8 @@ it("names itself, narrows to nothing when the client cannot list its roots, and 
   );
   await call(`x${"y".repeat(199)}`);
   expect(server.audit.at(-1)?.tool, "a 200-character tool name in the audit").toBe(`x${"y".repeat(119)}…`);
+  await call(`x${"y".repeat(119)}`);
+  expect(server.audit.at(-1)?.tool, "a 120-character tool name in the audit").toBe(`x${"y".repeat(119)}`);
 });
 
 it("starts only on an absolute folder, keeps protected entries out, and serve's rules deny what reaches out", async () => {

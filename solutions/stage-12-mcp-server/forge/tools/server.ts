@@ -114,13 +114,13 @@ export interface ServerRoot {
 
 /** Takes the real path of the root once, at startup. Refuses a root that is not an absolute folder. */
 export async function openRoot(root: string): Promise<ServerRoot> {
-  if (typeof root !== "string" || !path.isAbsolute(root)) throw new TypeError(`the root must be an absolute path, got ${String(root)}`);
+  if (!path.isAbsolute(root)) throw new TypeError(`the root must be an absolute path, got ${String(root)}`);
   const real = await nodeFs.realpath(root);
   if (!(await nodeFs.stat(real)).isDirectory()) throw new TypeError(`the root ${show(root)} is not a folder`);
   return Object.freeze({ given: path.resolve(root), real });
 }
 
-const SEPARATORS = /[\\/]+/;
+const SEPARATORS = /[\\/]/;
 /** `/x`, `\x`, `C:…` and `\\server\share`: every form a client may send as absolute. */
 const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
 
@@ -131,7 +131,6 @@ function segmentsOf(value: string): string[] {
 
 /** The segments of `value` after `prefix`, when every segment of `prefix` equals the one in `value`. */
 function after(prefix: readonly string[], value: readonly string[]): string[] | null {
-  if (prefix.length > value.length) return null;
   for (const [index, segment] of prefix.entries()) if (value[index] !== segment) return null;
   return value.slice(prefix.length);
 }
@@ -373,6 +372,8 @@ export interface ForgeServer {
 }
 
 const SHELL = "/bin/sh";
+/** How long a question may wait for a person: a day, not the SDK's default minute. */
+const APPROVAL_WAIT_MS = 86_400_000;
 
 /** A refusal's audit status: before a plan or a decision it is rejected, after one it is denied. */
 type Refusal = {
@@ -460,7 +461,7 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
     fs: options.fs,
   });
   const now = options.now ?? (() => new Date());
-  const controller = new SideEffectController(root.real, { now });
+  const controller = new SideEffectController(root.real);
   const gate = new ApprovalGate();
   const platform: Platform =
     options.platform ?? (process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux");
@@ -475,7 +476,10 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
     { capabilities: { tools: {} }, instructions: `Tools over the folder ${root.given}. Paths are absolute inside it, or relative to it.` },
   );
 
-  let audit: readonly ServerAuditEntry[] = Object.freeze([]);
+  // Appended in place, and frozen into a snapshot only when read: copying the whole audit on every
+  // call would make a long session quadratic.
+  const entries: ServerAuditEntry[] = [];
+  let snapshot: readonly ServerAuditEntry[] | null = null;
   const record = (tool: string, status: ServerAuditStatus, code: string | null, authorizedBy: string | null, planDigest: string | null) => {
     const entry: ServerAuditEntry = Object.freeze({
       tool: tool.length > 120 ? `${tool.slice(0, 120)}…` : tool,
@@ -486,7 +490,8 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
       root: root.real,
       at: now().toISOString(),
     });
-    audit = Object.freeze([...audit, entry]);
+    entries.push(entry);
+    snapshot = null;
     options.onAudit?.(entry);
   };
 
@@ -549,7 +554,7 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
             required: ["planDigest"],
           },
         },
-        { signal, timeout: 24 * 60 * 60 * 1000 },
+        { signal, timeout: APPROVAL_WAIT_MS },
       );
     } catch (error) {
       throw deny(
@@ -562,8 +567,8 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
     }
     if (answer.action === "decline") throw deny(new ServerToolError("approval_declined", "the person declined; nothing was done"), digest);
     if (answer.action !== "accept") throw deny(new ServerToolError("approval_cancelled", "the person cancelled; nothing was done"), digest);
-    const answered = answer.content?.planDigest;
-    return typeof answered === "string" ? answered : "";
+    // The SDK checked the answer against the form, whose one field is a required string.
+    return String(answer.content?.planDigest);
   };
 
   const ok = <T extends ToolName>(tool: T, body: Output<T>, shown: string): CallToolResult => ({
@@ -642,12 +647,14 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
           await controller.apply(operationId, writes, { operationId, planDigest: answered });
         } catch (error) {
           const status = controller.audit.at(-1)?.status ?? "rejected";
-          const refusal = /^approval required/.test(error instanceof Error ? error.message : "")
-            ? new ServerToolError(
-                "approval_required",
-                `the answer approved ${show(answered)}, not this plan (${digest}); nothing was written`,
-              )
-            : asRefusal(error);
+          // Stage 07 audits a refusal of its gate as denied: the answer approved another plan.
+          const refusal =
+            status === "denied"
+              ? new ServerToolError(
+                  "approval_required",
+                  `the answer approved ${show(answered)}, not this plan (${digest}); nothing was written`,
+                )
+              : asRefusal(error);
           throw new Refused({ status: status === "committed" ? "denied" : status, error: refusal, planDigest: digest });
         }
       });
@@ -750,7 +757,8 @@ export async function createForgeServer(options: ForgeServerOptions): Promise<Fo
   return {
     root,
     get audit() {
-      return audit;
+      snapshot ??= Object.freeze([...entries]);
+      return snapshot;
     },
     connect: (transport) => server.connect(transport),
     close: () => server.close(),
