@@ -122,7 +122,7 @@ stderr，每次调用一行 JSON。root 是工具可以触及的目录，只有�
       help: `在一个新建的临时目录上通过 stdio 启动每个服务器，根目录之外放着机密，用官方 SDK 的客户端驱动它：每一类用例都用
 服务器列出的每个读取工具和 write_file 各试一遍。用例有：前缀相同的兄弟目录 <root>_evil、四个会被剥掉结尾字符的兄弟目录、
 指向外部的符号链接（服务器启动前和启动后创建的都有）、读过一次之后被换成链接的目录、经由链接的写入、换了大小写拼写的
-链接，以及 PayloadsAllTheThings 的目录穿越列表（相对路径和绝对路径各一遍）。只要任何一个回答里出现了外部的内容或只有
+链接，以及 PayloadsAllTheThings 的路径穿越列表（相对路径和绝对路径各一遍）。只要任何一个回答里出现了外部的内容或只有
 外部才有的名字，或者根目录之外有文件被创建或改动，就算一次逃逸。阳性对照（在根目录内读取、列出、写入）在每个服务器上
 都必须成功。客户端会同意服务器提出的每一次审批，所以这张表衡量的是隔离（containment），不是同意（consent）。
 参考实现（以及你的服务器，一旦 workspace/forge/tools/server.ts 存在）没有任何逃逸、且每个对照都通过时，退出状态为 0。
@@ -388,7 +388,7 @@ ${lines}
   attack: {
     attacking: (server) => `正在攻击 ${server}…`,
     title: (payloads, lines, paths) =>
-      `每类用例的逃逸次数 / 尝试次数。每个服务器都在一个新建的临时目录上运行，根目录之外放着机密；目录穿越列表：${
+      `每类用例的逃逸次数 / 尝试次数。每个服务器都在一个新建的临时目录上运行，根目录之外放着机密；路径穿越列表：${
         payloads === "all" ? `全部 ${lines} 行，解码后共 ${paths} 个路径` : `实验室测试所用的样本，${paths} 个路径`
       }，相对路径和绝对路径各试一遍。`,
     caseClass: "用例类别",
@@ -400,8 +400,8 @@ ${lines}
       "swapped-folder": "读过一次之后被换成链接的目录",
       "write-through-symlink": "经由符号链接写入，文件链接和目录链接",
       "case-spelled-symlink": "换了大小写拼写的符号链接",
-      "payloads-relative": "PayloadsAllTheThings 目录穿越，相对路径",
-      "payloads-absolute": "PayloadsAllTheThings 目录穿越，绝对路径",
+      "payloads-relative": "PayloadsAllTheThings 路径穿越，相对路径",
+      "payloads-absolute": "PayloadsAllTheThings 路径穿越，绝对路径",
     },
     controls: "根目录内的阳性对照（成功次数 / 尝试次数）",
     total: "逃逸总数 / 尝试总数",

@@ -244,7 +244,7 @@ it("answers a command named after an Object.prototype property as an unknown com
     expect({ name, status, err: err.join("\n") }).toEqual({
       name,
       status: 2,
-      err: `"${name}" is not a command. Commands: status, start, restore, fault, hint, test, export, class, verify, doctor, new, new-fault, serve`,
+      err: `"${name}" is not a command. Commands: status, start, restore, fault, hint, test, export, class, verify, doctor, new, new-fault, serve, mcp-attack`,
     });
     const help = await main([name, "--help"], { out: (line = "") => out.push(line), err: (line = "") => err.push(line) });
     expect(help, `${name} --help`).toBe(2);
