@@ -89,8 +89,8 @@ export function mapMain(markdownText: string, path: readonly PathStage[], locale
   const key = "FORGEWIDGETPATH";
   const text = withoutSwitchLine(markdownText)
     .replace(blockPattern("path"), `\n${key}\n`)
-    // The tool loop's block is plain markdown between its markers: only the markers go.
-    .replace(/^<!-- \/?forge:loop -->\n/gm, "");
+    // The two tool loops' blocks are plain markdown between their markers: only the markers go.
+    .replace(/^<!-- \/?forge:(?:checked-)?loop -->\n/gm, "");
   const drawn = `<figure class="path-figure">${pathDiagram(path, locale)}<figcaption>${TEXT[locale].map.figcaption}</figcaption></figure>${pathTable(path, locale)}`;
   // Inside a map shown in English, the path is still in the page's edition.
   const figure = textLocale === locale ? drawn : `<div${langAttribute(locale, textLocale)}>${drawn}</div>`;

@@ -112,7 +112,8 @@ export function expectedMessages(source: string, fileName: string): ExpectedMess
 /** The inline code of a lesson, and each line of its fenced code blocks. */
 export function inlineCode(markdown: string): string[] {
   const spans: string[] = [];
-  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, (block) => {
+  // A checkout with CRLF endings has the same lessons: a code line is the same line without its CR.
+  const prose = markdown.replaceAll("\r\n", "\n").replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, (block) => {
     spans.push(...block.split("\n").slice(1, -1));
     return "";
   });

@@ -18,7 +18,7 @@ it("draws one node per stage and one arc per import, and says the same in words"
     /^<svg class="path-diagram" role="img" aria-labelledby="path-diagram-title path-diagram-desc"/,
   );
   expect(pathDescription(path), "the description").toBe(
-    `${path.length} stages in course order. Stage 06 imports stage 05; stage 07 imports stages 02, 03, 04, 05 and 06; stage 11 imports stage 10. 3 stand alone. The table after the diagram lists the same facts.`,
+    `${path.length} stages in course order. Stage 06 imports stage 05; stage 07 imports stages 02, 03, 04, 05 and 06; stage 11 imports stage 10; stage 12 imports stages 01, 02, 04, 07, 08, 09 and 11. Every stage is imported or imports another. The table after the diagram lists the same facts.`,
   );
   expect(svg, "nothing in the diagram is fetched").not.toMatch(/(?:href|src)="(?!#)|url\((?!#)/);
 });

@@ -148,7 +148,7 @@ export const WORDS = {
     description: (count: number, imports: ReadonlyArray<{ nn: string; list: string; several: boolean }>, alone: number) => {
       const sentence = imports.map(({ nn, list, several }) => `stage ${nn} imports ${several ? "stages" : "stage"} ${list}`).join("; ");
       const said = sentence ? `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}. ` : "";
-      return `${count} stages in course order. ${said}${alone} stand${alone === 1 ? "s" : ""} alone. The table after the diagram lists the same facts.`;
+      return `${count} stages in course order. ${said}${alone === 0 ? "Every stage is imported or imports another" : `${alone} stand${alone === 1 ? "s" : ""} alone`}. The table after the diagram lists the same facts.`;
     },
   },
   glossary: {

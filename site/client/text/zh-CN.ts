@@ -131,7 +131,7 @@ export const WORDS: SiteText = {
     tableCaption: "每个阶段依赖什么、提供什么、受什么约束",
     description: (count, imports, alone) => {
       const said = imports.map(({ nn, list }) => `${zh("Stage")} ${nn} 导入${zh("Stage")} ${list}`).join("；");
-      return `${count} 个阶段，按课程顺序排列。${said ? `${said}。` : ""}${alone} 个阶段独立存在。图后的表格列出同样的信息。`;
+      return `${count} 个阶段，按课程顺序排列。${said ? `${said}。` : ""}${alone === 0 ? "每个阶段都导入了别的阶段，或被别的阶段导入" : `${alone} 个阶段独立存在`}。图后的表格列出同样的信息。`;
     },
   },
   glossary: {
