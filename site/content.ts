@@ -3,7 +3,8 @@
 // reference. Read once, at build time.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { experimentId, loadCatalog, type Problem, type Stage } from "../lab/catalog/catalog.js";
+import { experimentId, type Problem, type Stage } from "../lab/catalog/catalog.js";
+import { loadCatalog } from "../lab/catalog/load.js";
 import { patchText } from "../lab/trees/faults.js";
 import { knownCopies } from "../lab/evidence/copies.js";
 import { localized, moduleFile, repoPath } from "../lab/core/layout.js";

@@ -2,10 +2,12 @@
 // (editors check stage.json and failure.json as you type), and tsconfig.json's per-stage entries (the
 // repository type-checks the stage tests against the reference, layered as the stages are). `npm run
 // generate` writes them; verify fails when one is stale. The course map's generated blocks (the learning
-// path and the prerequisite's tool loop) are kept fresh the same way.
+// path and the prerequisite's tool loop) are kept fresh the same way, and so is the compiled catalog
+// `npm test` reads (lab/catalog/compiled.ts).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
+import { compileCatalog } from "../catalog/load.js";
 import { withLf } from "../core/files.js";
 import { layoutOf, repoPath, ROOT, type Layout } from "../core/layout.js";
 import { syncCourseMap, type CourseMapSync } from "./map.js";
@@ -103,6 +105,7 @@ export function generatedFiles(catalog: Catalog): GeneratedFile[] {
     { file: join(layout.stages, "tsconfig.json"), content: stagesTsconfigFor(catalog) },
     ...maps,
     { file: layout.glossary, content: glossaryPage() },
+    { file: layout.compiledCatalog, content: compileCatalog(layout) },
   ];
 }
 

@@ -1,6 +1,7 @@
 // `npm run generate` (`npm run generate -- stage-03` for one stage's lesson blocks).
 import { parseArgs } from "node:util";
-import { loadCatalog, stageByName } from "../catalog/catalog.js";
+import { stageByName } from "../catalog/catalog.js";
+import { loadCatalog } from "../catalog/load.js";
 import { generate } from "../authoring/generate.js";
 
 const catalog = loadCatalog();

@@ -1,7 +1,8 @@
 // `npm run mutate` (every stage), `npm run mutate -- stage-05 …` (some), `--stale` (only those whose
 // committed summary is missing or stale), `--twice` (run each stage twice and require identical verdicts).
 import { parseArgs } from "node:util";
-import { loadCatalog, stageByName, type Stage } from "../catalog/catalog.js";
+import { stageByName, type Stage } from "../catalog/catalog.js";
+import { loadCatalog } from "../catalog/load.js";
 import { repoPath } from "../core/layout.js";
 import { generate } from "../authoring/generate.js";
 import { mutateStage, writeSummary } from "../mutation/run.js";

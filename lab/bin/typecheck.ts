@@ -1,7 +1,7 @@
 // `npm run typecheck`: tsc over the repository and over the site's browser code. The fault trees are
 // made from their patches first (lab/trees/faults.ts), so the faulty modules are type-checked too.
 import { $ } from "zx";
-import { loadCatalog } from "../catalog/catalog.js";
+import { loadCatalog } from "../catalog/load.js";
 import { ROOT } from "../core/layout.js";
 import { materializeFaults } from "../trees/faults.js";
 

@@ -4,7 +4,8 @@
 // finishes, so a run of minutes is never silent; the table and every breach follow.
 import { parseArgs } from "node:util";
 import { siteSuite } from "../../site/test/suite.js";
-import { loadCatalog, stageByName } from "../catalog/catalog.js";
+import { stageByName } from "../catalog/catalog.js";
+import { loadCatalog } from "../catalog/load.js";
 import { paint } from "../core/style.js";
 import { labSuite } from "../test/suite.js";
 import { formatReport } from "../verify/report.js";

@@ -1,12 +1,14 @@
 // The catalog: every stage folder found on disk, its validated stage.json and failure.json, and every
 // problem found on the way. A broken file never hides the other stages; it becomes a problem that names
-// the file and the field.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// the file and the field. No schema library here: the files are read through a `SpecReader`, which
+// validates them (load.ts) or takes what `npm run generate` compiled (compiled.ts), so that
+// `vitest.config.ts` loads no schema library.
+import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import type * as z from "zod/mini";
-import { COURSE_ID, dirs, MODULE_DIR, moduleFile, repoPath, stageFiles, type Layout } from "../core/layout.js";
-import { STAGE_ID, stageSchema, type StageSpec } from "./stage-schema.js";
-import { failureSchema, type FaultContract } from "./failure-schema.js";
+import { COURSE_ID, MODULE_DIR, moduleFile, repoPath, stageFiles, type Layout } from "../core/layout.js";
+import { STAGE_ID } from "./names.js";
+import type { StageSpec } from "./stage-schema.js";
+import type { FaultContract } from "./failure-schema.js";
 
 export interface Stage {
   /** The folder name, e.g. stage-01-capability-registry. */
@@ -74,8 +76,20 @@ export function faultCommand(stage: Pick<Stage, "number">, fault?: Pick<Fault, "
   return `npm run lab -- test ${stage.number} --target faulty`;
 }
 
-/** Reads every stage of a checkout (this one unless told otherwise). */
-export function loadCatalog(layout: Layout = dirs): Catalog {
+/** Records a problem with a file: the file's absolute path and what is wrong with it. */
+export type ProblemSink = (file: string, message: string) => void;
+
+/**
+ * Where the catalog's data files come from. Each method returns the file's validated content, or null
+ * after telling `problem` why there is none (missing, not JSON, a field wrong).
+ */
+export interface SpecReader {
+  stage(file: string, problem: ProblemSink): StageSpec | null;
+  contract(file: string, problem: ProblemSink): FaultContract | null;
+}
+
+/** Reads every stage of a checkout, its data files through `reader`. */
+export function readCatalog(layout: Layout, reader: SpecReader): Catalog {
   const problems: Problem[] = [];
   const names = existsSync(layout.stages) ? readdirSync(layout.stages, { withFileTypes: true }) : [];
   const stages: Stage[] = [];
@@ -90,19 +104,19 @@ export function loadCatalog(layout: Layout = dirs): Catalog {
       });
       continue;
     }
-    stages.push(loadStage(layout, entry.name, Number(match[1]), match[1] ?? "", match[2] ?? "", problems));
+    stages.push(loadStage(layout, reader, entry.name, Number(match[1]), match[1] ?? "", match[2] ?? "", problems));
   }
   stages.sort((a, b) => a.number - b.number);
   checkAcrossStages(layout, stages, problems);
   return { stages, problems };
 }
 
-function loadStage(layout: Layout, id: string, number: number, nn: string, slug: string, problems: Problem[]): Stage {
+function loadStage(layout: Layout, reader: SpecReader, id: string, number: number, nn: string, slug: string, problems: Problem[]): Stage {
   const files = stageFiles(layout, id);
   const { dir, spec: specPath, contract: contractPath } = files;
-  const problem = (file: string, message: string) => problems.push({ stage: id, file: repoPath(file, layout.root), message });
-  const spec = readValidated(specPath, stageSchema, problem);
-  const contract = readValidated(contractPath, failureSchema, problem);
+  const problem: ProblemSink = (file, message) => problems.push({ stage: id, file: repoPath(file, layout.root), message });
+  const spec = reader.stage(specPath, problem);
+  const contract = reader.contract(contractPath, problem);
   const defaultId = contract?.id ?? "default";
   const faults: Fault[] = [
     { id: defaultId, isDefault: true, patchPath: files.patchOf(defaultId), dir: files.faultTreeOf(defaultId), contractPath, contract },
@@ -116,7 +130,7 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
   for (const name of further) {
     const faultId = name.slice(0, -".json".length);
     const path = join(files.faultContracts, name);
-    const extra = readValidated(path, failureSchema, problem);
+    const extra = reader.contract(path, problem);
     if (extra && extra.id !== faultId) problem(path, `id: "${extra.id}" must be the file's name, "${faultId}"`);
     if (faults.some((fault) => fault.id === faultId)) problem(path, `a fault named "${faultId}" already exists in this stage`);
     faults.push({
@@ -168,31 +182,6 @@ function loadStage(layout: Layout, id: string, number: number, nn: string, slug:
     }
   }
   return stage;
-}
-
-function readValidated<S extends z.ZodMiniType>(
-  file: string,
-  schema: S,
-  problem: (file: string, message: string) => void,
-): z.infer<S> | null {
-  if (!existsSync(file)) {
-    problem(file, "missing");
-    return null;
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    problem(file, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-    return null;
-  }
-  const result = schema.safeParse(data);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    const field = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
-    problem(file, `${field}: ${issue.message}`);
-  }
-  return null;
 }
 
 function checkAcrossStages(layout: Layout, stages: readonly Stage[], problems: Problem[]): void {

@@ -1,9 +1,9 @@
 // stage.json: the structured parts of a lesson. The prose lives in the stage's README.md.
 import * as z from "zod/mini";
-import { MODULE_NAME, STAGE_ID } from "./names.js";
+import { MODULE_NAME } from "./names.js";
 import { text } from "../core/zod.js";
 
-export { MODULE_NAME, STAGE_ID };
+export { MODULE_NAME };
 
 const testName = () => text().check(z.describe("the exact name of a test in this stage's *.test.ts files"));
 

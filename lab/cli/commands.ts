@@ -173,7 +173,7 @@ const COMMAND_TABLE: Readonly<Record<CommandName, Command>> = {
       const [{ scaffold, writeScaffold }, { generate }, { loadCatalog }] = await Promise.all([
         import("../authoring/scaffold.js"),
         import("../authoring/generate.js"),
-        import("../catalog/catalog.js"),
+        import("../catalog/load.js"),
       ]);
       // What the scaffold refuses is said in English: the course's sources are written in English first.
       const result = scaffold(stages, { number: Number(number), slug, ...(values.module ? { module: values.module } : {}) });

@@ -4,7 +4,8 @@
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { loadCatalog, stageByName, type Catalog, type Stage } from "../catalog/catalog.js";
+import { stageByName, type Catalog, type Stage } from "../catalog/catalog.js";
+import { loadCatalog } from "../catalog/load.js";
 import { readFileState, sha256 } from "../core/files.js";
 import { ROOT } from "../core/layout.js";
 import { testWords } from "../vitest/words/index.js";

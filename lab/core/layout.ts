@@ -48,6 +48,8 @@ export function layoutOf(root: string) {
     /** Where `lab fault --open` puts a faulty module for the learner to repair (git-ignored). */
     faultlab: join(root, "faultlab"),
     cache: join(root, "node_modules", ".cache", "forge-lab"),
+    /** Every stage.json and fault contract, validated by `npm run generate`, for `npm test` to read without a schema library. */
+    compiledCatalog: join(root, "lab", "catalog", "compiled.json"),
     tsconfig: join(root, "tsconfig.json"),
     siteTsconfig: join(root, "site", "client", "tsconfig.json"),
     packageJson: join(root, "package.json"),

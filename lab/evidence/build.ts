@@ -1,5 +1,7 @@
 // Builds and writes verification.json. Building is pure; writing is atomic, so a reader never sees
-// half a file and a crash never leaves a broken one behind.
+// half a file and a crash never leaves a broken one behind. The file is typed here and validated by
+// whoever reads it (schema.ts's readVerification: the self-check, verify, `lab status`), so a run's
+// writing loads no schema library; the lab's tests check that what is built validates.
 import { join } from "node:path";
 import { experimentId, type Stage } from "../catalog/catalog.js";
 import { evidenceDir } from "../core/layout.js";
@@ -7,7 +9,8 @@ import { evaluateContract } from "./judge.js";
 import { writeFileAtomic } from "../core/files.js";
 import type { FaultContract } from "../catalog/failure-schema.js";
 import { TARGETS, type Target } from "../trees/targets.js";
-import { VERIFICATION_SCHEMA_VERSION, verificationSchema, type LoadError, type TestResult, type Verification } from "./schema.js";
+import type { LoadError, TestResult, Verification } from "./schema.js";
+import { VERIFICATION_SCHEMA_VERSION } from "./version.js";
 
 export interface RunFacts {
   readonly stage: Pick<Stage, "id" | "nn" | "slug">;
@@ -44,7 +47,7 @@ export function buildVerification(facts: RunFacts): Verification {
         : facts.complete && summary.total > 0 && summary.skipped === 0
           ? "passed"
           : "pending";
-  return verificationSchema.parse({
+  return {
     schemaVersion: VERIFICATION_SCHEMA_VERSION,
     stage: facts.stage.id,
     experimentId: experimentId(facts.stage),
@@ -53,13 +56,13 @@ export function buildVerification(facts: RunFacts): Verification {
     tools: facts.tools,
     git: facts.git,
     sources: facts.sources,
-    tests: facts.tests,
-    loadErrors: facts.loadErrors,
+    tests: [...facts.tests],
+    loadErrors: [...facts.loadErrors],
     summary,
     acceptance,
     contract: facts.target === "faulty" && facts.contract ? evaluateContract(facts.contract, facts.tests, facts.loadErrors) : null,
     run: facts.run,
-  });
+  };
 }
 
 /** The name of a run's evidence file: a learner's run writes verification.json, a reference run never overwrites it. */

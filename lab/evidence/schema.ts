@@ -5,10 +5,7 @@ import * as z from "zod/mini";
 import { TARGETS } from "../trees/targets.js";
 import { STAGE_ID } from "../catalog/names.js";
 import "../core/zod.js"; // English error messages
-
-/** The version this lab writes. Version 1 files (before `run` existed) are still read: see readVerification. */
-export const VERIFICATION_SCHEMA_VERSION = 2;
-export const READABLE_SCHEMA_VERSIONS = [1, 2] as const;
+import { READABLE_SCHEMA_VERSIONS, VERIFICATION_SCHEMA_VERSION } from "./version.js";
 
 export const targetSchema = z.enum(TARGETS);
 

@@ -7,7 +7,8 @@
 // It validates with the lab's own zod schema, bundled into the site: one schema, not two.
 import type { CourseData, StageSummary } from "./course-data.js";
 import { MAX_FILE_BYTES, megabytes } from "./file-size.js";
-import { READABLE_SCHEMA_VERSIONS, readVerification, type Run, type Verification } from "./schema.js";
+import { readVerification, type Run, type Verification } from "./schema.js";
+import { READABLE_SCHEMA_VERSIONS } from "./version.js";
 import type { VerdictWords } from "./words/en.js";
 
 export type TestStatus = "passed" | "failed" | "missing";

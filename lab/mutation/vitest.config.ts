@@ -2,7 +2,8 @@
 // tree (solutions 01..NN through the lab's resolver), with no evidence written. FORGE_MUTATE_STAGE names
 // the stage; lab/mutation/run.ts sets it.
 import { defineConfig } from "vitest/config";
-import { findStage, loadCatalog } from "../catalog/catalog.js";
+import { findStage } from "../catalog/catalog.js";
+import { loadCatalog } from "../catalog/load.js";
 import { stageProject } from "../vitest/projects.js";
 import { treeFor } from "../trees/trees.js";
 import { loadFailuresAsFailedTests } from "./load-failures.js";

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import type * as Atomic from "forge/tools/atomic";
 import type * as Controller from "forge/tools/controller";
 import type * as Paths from "forge/tools/paths";
-import { loadCatalog } from "../catalog/catalog.js";
+import { loadCatalog } from "../catalog/load.js";
 import { layeredURL } from "./reference-hooks.js";
 import { findModule } from "./trees.js";
 

@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { isInside } from "../core/inside.js";
 import type { Plugin } from "vite";
 import "vitest/config";
-import type { Vitest } from "vitest/node";
+import type { Vitest, VitestPluginContext } from "vitest/node";
 import type { Stage } from "../catalog/catalog.js";
 import type { Section } from "../catalog/sections.js";
 import { MODULE_DIR, dirs, repoPath, shownPath } from "../core/layout.js";
@@ -118,6 +118,73 @@ function rerunWhenLearnerFilesGo(vitest: Vitest, learner: string): void {
   });
 }
 
+/** What an import resolves to in a tree: a layer's entry, a missing module, or null when it is not the tree's to answer. */
+function resolveInTree(
+  layers: readonly string[],
+  source: string,
+  importer: string | undefined,
+): LayerEntry | { readonly missing: string } | null {
+  const bare = BARE.exec(source);
+  if (bare) {
+    const name = bare[1] ?? "";
+    return lookupInLayers(layers, join(MODULE_DIR, name)) ?? { missing: name };
+  }
+  if (!importer || !source.startsWith(".")) return null;
+  const layer = layers.find((root) => isInside(root, importer));
+  if (!layer) return null;
+  const pathInLayer = relative(layer, resolve(dirname(importer), source));
+  const found = lookupInLayers(layers, pathInLayer);
+  if (found) return found;
+  const name = BARE.exec(pathInLayer.split(sep).join("/"))?.[1];
+  return name ? { missing: name } : null;
+}
+
+/** Every import specifier a module's text names (`from "x"`, `import "x"`, `import("x")`). */
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'\n]+)["']/g;
+
+/**
+ * What a module's transform depends on beyond its path and text: where each of its imports into the
+ * course's modules resolves in `tree`, one `specifier=file` per line (empty when it has none). False, "do
+ * not cache", for a virtual module, the learner's own modules (their load depends on the type-check) and
+ * a module with an import that reaches a stand-in (missing, or not a file).
+ */
+export function moduleCacheKey(tree: Pick<Tree, "layers" | "learner">, id: string, sourceCode: string): string | false {
+  if (id.startsWith("\0") || (tree.learner !== null && isInside(join(tree.learner, MODULE_DIR), id))) return false;
+  const answers: string[] = [];
+  for (const [, source = ""] of sourceCode.matchAll(SPECIFIER)) {
+    const entry = resolveInTree(tree.layers, source, id);
+    if (entry === null) continue;
+    if ("missing" in entry || entry.kind !== "file") return false;
+    answers.push(`${source}=${entry.path}`);
+  }
+  return answers.join("\n");
+}
+
+type CacheKey = (id: string, sourceCode: string) => string | false;
+
+/** For each vitest, the cache key of a transformed module by its project's environment (null: two projects share it). */
+const cacheKeys = new WeakMap<Vitest, Map<object, CacheKey | null>>();
+
+/**
+ * Vitest's module cache on disk (`experimental.fsModuleCache`) keys a transformed module by its path and
+ * text, but the transform has already resolved its imports: a stage test compiled against the reference
+ * names the reference's file. So each project adds `moduleCacheKey` in its tree. Vitest applies every
+ * generator to every module, so one generator serves all the projects of a run and answers only for the
+ * environments it knows, each of one project: a module of any other is not cached.
+ */
+function keepCacheKeys(context: VitestPluginContext, key: CacheKey): void {
+  let byEnvironment = cacheKeys.get(context.vitest);
+  if (byEnvironment === undefined) {
+    const known = new Map<object, CacheKey | null>();
+    byEnvironment = known;
+    cacheKeys.set(context.vitest, known);
+    context.experimental_defineCacheKeyGenerator(({ environment, id, sourceCode }) => known.get(environment)?.(id, sourceCode) ?? false);
+  }
+  for (const environment of Object.values(context.project.vite.environments)) {
+    byEnvironment.set(environment, byEnvironment.has(environment) ? null : key);
+  }
+}
+
 export function forgeLayers(options: LayerOptions): Plugin {
   const { layers, learner } = options.tree;
   const learnerModules = learner === null ? null : join(learner, MODULE_DIR);
@@ -138,20 +205,9 @@ export function forgeLayers(options: LayerOptions): Plugin {
     name: "forge-layers",
     enforce: "pre",
     resolveId(source, importer) {
-      const bare = BARE.exec(source);
-      if (bare) {
-        const name = bare[1] ?? "";
-        const found = lookupInLayers(layers, join(MODULE_DIR, name));
-        return found === null ? `${MISSING_PREFIX}${name}` : resolved(found);
-      }
-      if (!importer || !source.startsWith(".")) return null;
-      const layer = layers.find((root) => isInside(root, importer));
-      if (!layer) return null;
-      const pathInLayer = relative(layer, resolve(dirname(importer), source));
-      const found = lookupInLayers(layers, pathInLayer);
-      if (found) return resolved(found);
-      const name = BARE.exec(pathInLayer.split(sep).join("/"))?.[1];
-      return name ? `${MISSING_PREFIX}${name}` : null;
+      const entry = resolveInTree(layers, source, importer);
+      if (entry === null) return null;
+      return "missing" in entry ? `${MISSING_PREFIX}${entry.missing}` : resolved(entry);
     },
     async load(id) {
       const standIn = notAFiles.get(id);
@@ -166,7 +222,9 @@ export function forgeLayers(options: LayerOptions): Plugin {
       );
       return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own, options.locale)) : null;
     },
-    configureVitest({ vitest, project }) {
+    configureVitest(context) {
+      const { vitest, project } = context;
+      keepCacheKeys(context, (id, sourceCode) => moduleCacheKey(options.tree, id, sourceCode));
       if (learner === null) return;
       vitest.onClose(() => closeTypecheckers());
       if (vitest.config.watch) {

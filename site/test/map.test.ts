@@ -2,7 +2,7 @@
 // table, and the rest of stages/README.md rendered as written.
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../../lab/catalog/catalog.js";
+import { loadCatalog } from "../../lab/catalog/load.js";
 import { learningPath } from "../../lab/authoring/map.js";
 import { dirs } from "../../lab/core/layout.js";
 import { mapMain, pathDescription, pathDiagram } from "../map.js";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { buildVerification } from "../../lab/evidence/build.js";
-import { loadCatalog } from "../../lab/catalog/catalog.js";
+import { loadCatalog } from "../../lab/catalog/load.js";
 import { ROOT } from "../../lab/core/layout.js";
 import { faultyModule } from "../../lab/trees/faults.js";
 import type { TestResult, Verification } from "../../lab/evidence/schema.js";

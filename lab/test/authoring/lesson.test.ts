@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import {
   BLOCK_NAMES,
   BLOCKS,

@@ -2,7 +2,7 @@
 // blocks are fresh, and the tool loop it shows as the prerequisite type-checks and runs.
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import { headings } from "../../authoring/lesson.js";
 import { runCheckedAgent, type Harness } from "../../../stages/agent-loop-checked.js";
 import { exportedNames, learningPath, relativeImports, syncCourseMap } from "../../authoring/map.js";

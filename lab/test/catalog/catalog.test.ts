@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { experimentId, faultCommand, loadCatalog, moduleOwners, stageByName } from "../../catalog/catalog.js";
+import { experimentId, faultCommand, moduleOwners, stageByName } from "../../catalog/catalog.js";
+import { compileCatalog, loadCatalog } from "../../catalog/load.js";
+import { readCompiledCatalog, StaleCatalogError } from "../../catalog/compiled.js";
 import { tsconfigFor } from "../../authoring/generated.js";
 import { layoutOf, ROOT } from "../../core/layout.js";
 import { temporaryFolder, writeTree } from "../../testing.js";
@@ -12,6 +14,10 @@ const real = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
 /** A checkout holding a copy of stage 01, with some files replaced. */
 function checkout(overrides: Readonly<Record<string, string>> = {}) {
+  return loadCatalog(layoutOf(checkoutFolder(overrides)));
+}
+
+function checkoutFolder(overrides: Readonly<Record<string, string>> = {}): string {
   const root = temporaryFolder();
   writeTree(root, {
     [`stages/${realStage}/README.md`]: real(`stages/${realStage}/README.md`),
@@ -22,7 +28,7 @@ function checkout(overrides: Readonly<Record<string, string>> = {}) {
     [`faulty/${realStage}/${DEFAULT_FAULT}.patch`]: "",
     ...overrides,
   });
-  return loadCatalog(layoutOf(root));
+  return root;
 }
 
 function editJson(path: string, edit: (data: Record<string, unknown>) => void): Record<string, string> {
@@ -198,4 +204,50 @@ it("maps forge/tools/* in tsconfig.json to every stage's reference, in stage ord
       "./.lab/faults/stage-10-ten/default",
     ],
   });
+});
+
+it("reads from the compiled catalog exactly what it reads from the files, in this checkout and with problems", () => {
+  expect(readCompiledCatalog(), "the committed compiled catalog, read back").toEqual(loadCatalog());
+  const broken = checkoutFolder({ [`fixtures/${realStage}/failure.json`]: "{ not json" });
+  const layout = layoutOf(broken);
+  writeTree(broken, { "lab/catalog/compiled.json": compileCatalog(layout) });
+  const compiled = readCompiledCatalog(layout);
+  expect(compiled, "a checkout whose contract is not JSON").toEqual(loadCatalog(layout));
+  expect(messages(compiled)).toHaveLength(1);
+});
+
+it("refuses a compiled catalog that a data file has moved on from, naming the file", () => {
+  const root = checkoutFolder();
+  const layout = layoutOf(root);
+  const refusal = (what: string) => {
+    try {
+      readCompiledCatalog(layout);
+    } catch (error) {
+      if (error instanceof StaleCatalogError) return error.message;
+      throw error;
+    }
+    throw new Error(`${what}: the compiled catalog was read without a word`);
+  };
+  expect(refusal("no compiled catalog")).toBe(
+    "lab/catalog/compiled.json is not what the compiled catalog was made from: run npm run generate",
+  );
+  writeTree(root, { "lab/catalog/compiled.json": compileCatalog(layout) });
+  expect(readCompiledCatalog(layout).stages.map((stage) => stage.id)).toEqual([realStage]);
+  // Line endings are not content: a CRLF checkout reads the same catalog.
+  writeTree(root, { [`stages/${realStage}/stage.json`]: real(`stages/${realStage}/stage.json`).replaceAll("\n", "\r\n") });
+  expect(readCompiledCatalog(layout).stages[0]?.spec?.modules).toEqual(["registry"]);
+  writeTree(
+    root,
+    editJson(`stages/${realStage}/stage.json`, (data) => (data.hints = ["only one"])),
+  );
+  expect(refusal("an edited stage.json")).toBe(
+    `stages/${realStage}/stage.json is not what the compiled catalog was made from: run npm run generate`,
+  );
+  writeTree(root, { "lab/catalog/compiled.json": compileCatalog(layout) });
+  writeTree(root, { [`fixtures/${realStage}/faults/constructor.json`]: real(`fixtures/${realStage}/failure.json`) });
+  expect(refusal("a contract generation never saw")).toBe(
+    `fixtures/${realStage}/faults/constructor.json is not what the compiled catalog was made from: run npm run generate`,
+  );
+  writeTree(root, { "lab/catalog/compiled.json": '{"version":99,"files":[]}' });
+  expect(refusal("a compiled catalog of another version")).toMatch(/^lab\/catalog\/compiled\.json is not/);
 });

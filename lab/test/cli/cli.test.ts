@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it, vi } from "vitest";
-import { loadCatalog } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import { dirs, layoutOf } from "../../core/layout.js";
 import { enginesRange, supportedLines } from "../../core/node-lines.js";
 import { colourEnvironment, displayWidth, paint } from "../../core/style.js";

@@ -64,6 +64,12 @@ it("records the counts, the experiment id and the schema version", () => {
     summary: { total: 3, passed: 1, failed: 1, skipped: 1, loadErrors: 0 },
     contract: null,
   });
+  // Building validates nothing (a run loads no schema library): what it builds must be what a reader accepts.
+  const read = readVerification(JSON.parse(JSON.stringify(record)));
+  expect(read.ok ? [] : read.issues, "the schema's issues with a built record").toEqual([]);
+  const faulty = buildVerification(facts({ target: "faulty", contract: null, run: null, git: null }));
+  const readFaulty = readVerification(JSON.parse(JSON.stringify(faulty)));
+  expect(readFaulty.ok ? [] : readFaulty.issues, "the schema's issues with a built faulty record").toEqual([]);
 });
 
 it("keeps a learner's evidence apart from reference runs", () => {

@@ -3,7 +3,7 @@
 // a message points to, and columns that line up with Chinese in them.
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import { repoPath } from "../../core/layout.js";
 import { displayWidth, padDisplay } from "../../core/style.js";
 import { lessonIn } from "../../i18n/content.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { loadCatalog } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import { dirs, layoutOf } from "../../core/layout.js";
 import { learnerWatchTriggers, stagesMatching } from "../../vitest/projects.js";
 import { TARGETS } from "../../trees/targets.js";

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { staleGenerated } from "../../authoring/generated.js";
-import { loadCatalog } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import { layoutOf } from "../../core/layout.js";
 import { readVerification } from "../../evidence/schema.js";
 import { judgeEditions, judgeTwin } from "../../verify/judges/editions.js";

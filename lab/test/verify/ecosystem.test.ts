@@ -10,7 +10,7 @@ import { validateWorkflow } from "@action-validator/core";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { loadCatalog } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import { layoutOf, ROOT } from "../../core/layout.js";
 import { enginesRange, supportedLines } from "../../core/node-lines.js";
 import { ctrfProblems } from "../../evidence/export.js";

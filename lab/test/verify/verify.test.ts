@@ -3,7 +3,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { findStage, loadCatalog, type Stage } from "../../catalog/catalog.js";
+import { findStage, type Stage } from "../../catalog/catalog.js";
+import { loadCatalog } from "../../catalog/load.js";
 import { buildVerification, type RunFacts } from "../../evidence/build.js";
 
 import type { LoadError, TestResult } from "../../evidence/schema.js";

@@ -150,6 +150,21 @@ it.concurrent("shows control, bidi and separator characters in a failing run's l
   ).toEqual([]);
 });
 
+it.concurrent("never serves a test compiled against the reference to a learner's run, with the module cache warm", {
+  timeout: 2 * CHILD_TIMEOUT,
+}, async (context) => {
+  // The reference's run leaves stage 01's tests in vitest's module cache, compiled against its registry.
+  const reference = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "solution" } });
+  expect(reference.status, `the reference's run:\n${reference.output}`).toBe(0);
+  // A learner's registry that fails every test: a test served from that cache would pass instead.
+  const learner = await npmTest(context, ["stage-01"], {
+    files: { "registry.ts": 'throw new Error("the learner\'s registry, loaded");\nexport {};\n' },
+  });
+  expect(learner.status, `the learner's run:\n${learner.output}`).toBe(1);
+  expect(learner.output).toContain("the learner's registry, loaded");
+  expect(learner.evidence()).toMatchObject({ target: "workspace", acceptance: "failed" });
+});
+
 it.concurrent("refuses an unknown target with a message naming the four", { timeout: CHILD_TIMEOUT }, async (context) => {
   const run = await npmTest(context, ["stage-01"], { env: { FORGE_TARGET: "reference" } });
   expect(run.status).toBe(2);
