@@ -7,6 +7,7 @@
 import { dirname, relative, resolve as resolvePath } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isInside } from "../core/inside.js";
+import { dirs } from "../core/layout.js";
 import { findInLayers } from "./trees.js";
 
 /** The file URL a relative import from inside a layer means, or null when the layers do not answer it. */
@@ -19,6 +20,29 @@ export function layeredURL(layers: readonly string[], specifier: string, parentU
   return found ? pathToFileURL(found).href : null;
 }
 
+/**
+ * The format a resolved module loads as: every TypeScript module of a layer is an ES module, as in the
+ * checkout, whose package.json says so. A layer outside the checkout (a workspace that FORGE_WORKSPACE
+ * moved to a folder without a package.json) would otherwise load as CommonJS, which cannot import ESM in a cycle.
+ */
+export function withLayerFormat<R>(layers: readonly string[], resolved: R): R {
+  const url = (resolved as { url?: unknown } | null)?.url;
+  if (typeof url !== "string" || !url.startsWith("file:") || !url.endsWith(".ts")) return resolved;
+  const file = fileURLToPath(url);
+  return layers.some((root) => isInside(root, file)) ? { ...resolved, format: "module" } : resolved;
+}
+
+/**
+ * Where a layer's package import is looked up: beside its importer, as usual, and for a layer outside the
+ * checkout (no node_modules above it), in the checkout, whose packages the course's modules are written for.
+ */
+export function packageParent(layers: readonly string[], specifier: string, parentURL: string | undefined): string | null {
+  if (specifier.startsWith(".") || specifier.startsWith("node:") || !parentURL?.startsWith("file:")) return null;
+  const parent = fileURLToPath(parentURL);
+  if (isInside(dirs.root, parent) || !layers.some((root) => isInside(root, parent))) return null;
+  return pathToFileURL(dirs.packageJson).href;
+}
+
 // The hooks thread's side, for Node 20 (`module.register`).
 let registeredLayers: readonly string[] = [];
 
@@ -29,5 +53,7 @@ export function initialize(data: { layers: readonly string[] }): void {
 type Next = (specifier: string, context: { parentURL?: string }) => Promise<unknown>;
 
 export async function resolve(specifier: string, context: { parentURL?: string }, next: Next): Promise<unknown> {
-  return next(layeredURL(registeredLayers, specifier, context.parentURL) ?? specifier, context);
+  const parentURL = packageParent(registeredLayers, specifier, context.parentURL) ?? context.parentURL;
+  const local = layeredURL(registeredLayers, specifier, context.parentURL) ?? specifier;
+  return withLayerFormat(registeredLayers, await next(local, parentURL === undefined ? context : { ...context, parentURL }));
 }

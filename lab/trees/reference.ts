@@ -7,7 +7,7 @@ import type * as Atomic from "forge/tools/atomic";
 import type * as Controller from "forge/tools/controller";
 import type * as Paths from "forge/tools/paths";
 import { loadCatalog } from "../catalog/load.js";
-import { layeredURL } from "./reference-hooks.js";
+import { layeredURL, packageParent, withLayerFormat } from "./reference-hooks.js";
 import { findModule } from "./trees.js";
 
 export interface ReferenceModules {
@@ -67,7 +67,11 @@ function installLayeredResolution(layers: readonly string[]): void {
   const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
   if (typeof registerHooks === "function") {
     registerHooks({
-      resolve: (specifier, context, next) => next(layeredURL(layers, specifier, context.parentURL) ?? specifier, context),
+      resolve: (specifier, context, next) => {
+        const parentURL = packageParent(layers, specifier, context.parentURL) ?? context.parentURL;
+        const local = layeredURL(layers, specifier, context.parentURL) ?? specifier;
+        return withLayerFormat(layers, next(local, parentURL === undefined ? context : { ...context, parentURL }));
+      },
     });
     return;
   }

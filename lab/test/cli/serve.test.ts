@@ -2,7 +2,7 @@
 // line breaks every client's parser), the audit goes to stderr, and the official Inspector's CLI lists
 // the five tools and calls one.
 import { execFile, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -112,10 +112,16 @@ it("serve writes only JSON-RPC 2.0 messages to stdout and its audit lines to std
 const require = createRequire(import.meta.url);
 const inspector = require.resolve("@modelcontextprotocol/inspector/cli/build/cli.js");
 
-function inspect(args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function inspect(
+  args: readonly string[],
+  extra: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [inspector, ...args], { cwd: dirs.root, env: env(), timeout: 50_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [inspector, ...args],
+      { cwd: dirs.root, env: { ...env(), ...extra }, timeout: 50_000 },
+      (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
     );
   });
 }
@@ -139,3 +145,24 @@ it("the MCP Inspector's CLI lists the reference server's five tools and reads a 
     content: [{ type: "text", text: "read through the Inspector" }],
   });
 });
+
+it(
+  "serves a learner's workspace that lives outside the checkout, its packages found in the checkout",
+  STARTS_PROCESSES,
+  async (context) => {
+    // A folder with no package.json and no node_modules above it: the modules still load as ES modules.
+    const workspace = temporaryFolder({ onFinished: context.onTestFinished });
+    const tools = join(workspace, "forge", "tools");
+    mkdirSync(tools, { recursive: true });
+    for (const stage of readdirSync(dirs.solutions)) {
+      const folder = join(dirs.solutions, stage, "forge", "tools");
+      for (const name of readdirSync(folder)) copyFileSync(join(folder, name), join(tools, name));
+    }
+    const root = temporaryFolder({ onFinished: context.onTestFinished });
+    const listed = await inspect(["--cli", process.execPath, dirs.labCommand, "serve", root, "--method", "tools/list"], {
+      FORGE_WORKSPACE: workspace,
+    });
+    expect(listed.status, `mcp-inspector --method tools/list exit status (stderr: ${listed.stderr.slice(-500)})`).toBe(0);
+    expect((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual(TOOLS);
+  },
+);
