@@ -39,8 +39,18 @@ function layerOf(file: string): number {
   return LAYERS.findIndex((layer) => layer.holds.some((holds) => (holds.endsWith("/") ? file.startsWith(holds) : file === holds)));
 }
 
-/** Every file a source imports from this repository: static, type-only, re-exported and `import("…")`. */
+const parsed = new Map<string, string[]>();
+
+/** Every file a source imports from this repository: static, type-only, re-exported and `import("…")`. Parsed once per file. */
 function importsOf(file: string): string[] {
+  const known = parsed.get(file);
+  if (known) return known;
+  const found = parseImports(file);
+  parsed.set(file, found);
+  return found;
+}
+
+function parseImports(file: string): string[] {
   const text = readFileSync(join(ROOT, file), "utf8");
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const specifiers: string[] = [];
@@ -65,7 +75,11 @@ function importsOf(file: string): string[] {
     .filter((target) => !relative(ROOT, join(ROOT, target)).startsWith(".."));
 }
 
-it("keeps every layer of the lab and the site importing only from itself or the layers below it", () => {
+// Each test lists the tracked files with git and parses a few hundred sources: seconds on a loaded
+// machine, so neither leans on vitest's default timeout.
+const PARSES_THE_SOURCES = { timeout: 60_000 };
+
+it("keeps every layer of the lab and the site importing only from itself or the layers below it", PARSES_THE_SOURCES, () => {
   const files = sources();
   const unplaced = files.filter((file) => layerOf(file) < 0);
   expect(unplaced, "source files that belong to no layer (add their folder to LAYERS)").toEqual([]);
@@ -80,7 +94,7 @@ it("keeps every layer of the lab and the site importing only from itself or the 
   expect(upward, "imports that run up from a lower layer to a higher one").toEqual([]);
 });
 
-it("has no circle of imports among the lab's and the site's files", () => {
+it("has no circle of imports among the lab's and the site's files", PARSES_THE_SOURCES, () => {
   const files = new Set(sources());
   const edges = new Map([...files].map((file) => [file, importsOf(file).filter((target) => files.has(target))]));
   // Tarjan's strongly connected components: every component of more than one file is a circle.
