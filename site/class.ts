@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { VERDICTS } from "../lab/evidence/words/en.js";
 import { rank, type ClassReport } from "../lab/evidence/class-report.js";
-import { escapeHtml } from "./render.js";
+import { escapeHtml } from "./client/widgets/shared.js";
 
 const SORT_SCRIPT = `(() => {
   const table = document.querySelector("table[data-class]");

@@ -5,7 +5,8 @@ import { blockPattern } from "../lab/authoring/lesson.js";
 import { PATH_COLUMNS, pathCells, listOf, type PathStage } from "../lab/authoring/map.js";
 import type { Locale } from "../lab/core/locale.js";
 import { TEXT } from "./client/text.js";
-import { escapeHtml, langAttribute, markdown, untranslatedNote, withHeadingIds, withoutSwitchLine } from "./render.js";
+import { escapeHtml } from "./client/widgets/shared.js";
+import { langAttribute, markdown, untranslatedNote, withHeadingIds, withoutSwitchLine } from "./render.js";
 
 const NODE_WIDTH = 300;
 const NODE_HEIGHT = 44;

@@ -1,14 +1,15 @@
 // Turns the course into HTML at build time, in each edition: lessons rendered from their README with
-// markdown-it and highlight.js, the generated blocks swapped for interactive widgets built from
-// stage.json and failure.json, and one page template. Every word comes from the edition's table
-// (client/text.ts). No request ever leaves the page: everything is inlined or local.
+// markdown-it and highlight.js, the generated blocks swapped for widgets built from stage.json and
+// failure.json, and one page template. An interactive widget's HTML comes from its module in
+// client/widgets/, which also hydrates it in the page; this file renders the markdown and code it is
+// given. Every word comes from the edition's table (client/text.ts). No request ever leaves the page:
+// everything is inlined or local.
 import hljs from "highlight.js";
 import markdownIt, { type MarkdownIt } from "markdown-it";
 import { switchLine } from "../lab/authoring/editions.js";
 import { BLOCK_NAMES, blockPattern, FOLD_SUMMARIES, scenarioLabel, scanFolds, type BlockName } from "../lab/authoring/lesson.js";
 import { BLOCK_WORDS } from "../lab/authoring/words/index.js";
 import { experimentId, faultCommand } from "../lab/catalog/catalog.js";
-import { OPTION_LETTERS } from "../lab/catalog/names.js";
 import { withLf } from "../lab/core/files.js";
 import { evidenceFolder, localized } from "../lab/core/layout.js";
 import { testGloss } from "../lab/i18n/content.js";
@@ -19,11 +20,14 @@ import { type CourseData } from "../lab/evidence/course-data.js";
 import { EDITION_DIRS, GLOSSARY_PAGE, MAP_PAGE, STAGE_DATA_ID, type StagePageData } from "./client/course.js";
 import { STATES } from "./client/progress.js";
 import { TEXT } from "./client/text.js";
+import { hintsHtml } from "./client/widgets/hints.js";
+import { acceptanceHtml, masteryHtml } from "./client/widgets/mastery.js";
+import { quizHtml } from "./client/widgets/quiz.js";
+import { foldLabels, REVEAL_END, revealHtml, revealStart } from "./client/widgets/reveal.js";
+import { rubricHtml } from "./client/widgets/rubric.js";
+import { selfCheckPanelHtml } from "./client/widgets/selfcheck-panel.js";
+import { escapeHtml } from "./client/widgets/shared.js";
 import { stagePage, type StageContent } from "./content.js";
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** ` lang="…"` for text in another language than the page around it, else nothing. */
 export function langAttribute(text: Locale, page: Locale): string {
@@ -111,37 +115,16 @@ function table(rows: readonly (readonly [string, string])[]): string {
   return `<table class="facts"><tbody>${rows.map(([key, value]) => `<tr><th scope="row">${key}</th><td>${value}</td></tr>`).join("")}</tbody></table>`;
 }
 
-interface RevealLabels {
-  /** The button while closed. */
-  readonly closed: string;
-  /** The button while open. */
-  readonly open: string;
-  /** For a challenge part: the button while closed with the Challenge switch on. */
-  readonly challenge?: string;
-}
-
-/** The opening of a reveal: a button that shows one label at a time, and the body it opens. */
-function revealStart(id: string, labels: RevealLabels, locale: Locale): string {
-  const part = labels.challenge !== undefined;
-  const label = (kind: string, html: string, hidden: boolean) => `<span data-label="${kind}"${hidden ? " hidden" : ""}>${html}</span>`;
-  const button = `<button type="button" class="reveal-button" aria-expanded="false" aria-controls="${id}" data-reveal>${label("closed", labels.closed, false)}${part ? label("challenge", labels.challenge ?? "", true) : ""}${label("open", labels.open, true)}</button>`;
-  const note = part ? `<p class="challenge-note" data-challenge-note hidden>${TEXT[locale].reveals.challengeNote}</p>` : "";
-  return `<div class="reveal${part ? " challenge-part" : ""}"${part ? " data-challenge-part" : ""}>${note}${button}<div id="${id}" class="reveal-body" hidden>`;
-}
-
-const REVEAL_END = "</div></div>";
-
-function reveal(id: string, labels: RevealLabels, body: string, locale: Locale): string {
-  return `${revealStart(id, labels, locale)}${body}${REVEAL_END}`;
-}
-
 function codeListing(path: string, code: string, language: string): string {
   return `<figure class="listing"><figcaption><code>${escapeHtml(path)}</code></figcaption>${codeBlock(highlight(code, language), language)}</figure>`;
 }
 
 /**
  * A widget: its labels in the page's edition (`locale`), its text from the content's stage.json and
- * failure.json (the same edition, unless the stage is not translated yet).
+ * failure.json (the same edition, unless the stage is not translated yet). An interactive widget's HTML
+ * is its module's (client/widgets/), given the markdown and code rendered here. The experiment card, the
+ * order and the transfer have no behaviour (the card's acceptance line is the mastery module's): they are
+ * tables and lists of rendered markdown, so they stay here, beside the markdown they are made of.
  */
 function widget(name: BlockName, content: StageContent, locale: Locale): string {
   const { stage, spec } = content;
@@ -149,35 +132,24 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
   const words = text.widgets;
   const block = BLOCK_WORDS[locale];
   const md = (markdownText: string) => inline(markdownText, locale);
-  // A test by its English name (what vitest prints and a learner searches for), with the edition's gloss beside it.
-  const testName = (test: string, wrap = false) => {
-    const gloss = stage.spec ? testGloss(stage.spec, locale, test) : undefined;
-    const name = wrap ? `<span class="test-name">${escapeHtml(test)}</span>` : escapeHtml(test);
-    return `${name}${gloss ? ` <span class="gloss" lang="${locale}">（${escapeHtml(gloss)}）</span>` : ""}`;
+  // A test goes by its English name (what vitest prints and a learner searches for), with the edition's gloss beside it.
+  const gloss = (test: string) => {
+    const glossed = stage.spec ? testGloss(stage.spec, locale, test) : undefined;
+    return glossed ? ` <span class="gloss" lang="${locale}">（${escapeHtml(glossed)}）</span>` : "";
   };
+  const testName = (test: string) => `${escapeHtml(test)}${gloss(test)}`;
   switch (name) {
-    case "predict": {
-      const options = spec.prediction.options
-        .map(
-          (option, index) =>
-            `<li><button type="button" class="option" data-option="${index}" aria-pressed="false"><span class="letter" aria-hidden="true">${OPTION_LETTERS[index]}</span><span class="option-text">${md(option)}</span></button></li>`,
-        )
-        .join("");
-      return `<section class="widget quiz" data-quiz aria-labelledby="quiz-question">
-<p id="quiz-question" class="question">${md(spec.prediction.question)}</p>
-<ol class="options" aria-label="${words.chooseOne}">${options}</ol>
-<div class="quiz-feedback" aria-live="polite"><p class="quiz-verdict"></p><div class="quiz-why" hidden><p><strong>${words.why}</strong>${text.gap}${md(spec.prediction.why)}</p></div></div>
-</section>`;
-    }
+    case "predict":
+      return quizHtml(
+        { questionHtml: md(spec.prediction.question), optionsHtml: spec.prediction.options.map(md), whyHtml: md(spec.prediction.why) },
+        text,
+      );
     case "experiment":
       return table([
         [words.experimentId, `<code>${escapeHtml(experimentId(stage))}</code>`],
         [words.inputScenario, md(spec.scenario)],
         [words.evidenceFolder, `<code>${escapeHtml(evidenceFolder(stage))}/</code>`],
-        [
-          words.yourAcceptance,
-          `<span data-acceptance>${words.acceptance.pending}</span> <span class="muted">${words.acceptanceNote}</span>`,
-        ],
+        [words.yourAcceptance, acceptanceHtml(words)],
         [escapeHtml(term("Usually takes", locale)), escapeHtml(block.minutes(spec.effort.minutes))],
       ]);
     case "order": {
@@ -187,18 +159,8 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
         .join("");
       return `<section class="widget order"><p>${md(block.order)}</p><ol>${steps}</ol></section>`;
     }
-    case "hints": {
-      const hints = spec.hints
-        .map(
-          (hint, index) =>
-            `<li class="hint" data-hint="${index}" tabindex="-1" hidden><strong>${words.hint(index + 1)}</strong>${text.gap}${md(hint)}</li>`,
-        )
-        .join("");
-      return `<section class="widget hints" data-hints aria-label="${words.hintsLabel}">
-<ol class="hint-list" aria-live="polite">${hints}</ol>
-<button type="button" class="next-hint" data-next-hint>${words.showHint(1, spec.hints.length)}</button>
-</section>`;
-    }
+    case "hints":
+      return hintsHtml(spec.hints.map(md), text);
     case "fault": {
       const several = content.faults.length > 1;
       const sections = content.faults.map((fault) => {
@@ -223,7 +185,7 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
       const intro = several
         ? `<p>${words.faultsIntroHtml(content.faults.length, `<code>npm run lab -- fault ${stage.nn} --list</code>`)}</p>`
         : "";
-      return reveal(`instructor-${stage.nn}`, words.instructor, `${intro}${sections.join("")}`, locale);
+      return revealHtml(`instructor-${stage.nn}`, words.instructor, `${intro}${sections.join("")}`, text.reveals);
     }
     case "transfer": {
       const { scenario, title, change, task, criteria, tests } = spec.transfer;
@@ -232,66 +194,27 @@ function widget(name: BlockName, content: StageContent, locale: Locale): string 
 <h3>${asHeading(block.doneWhen)}</h3><ul>${criteria.map((item) => `<li>${md(item)}</li>`).join("")}</ul>
 <h3>${asHeading(block.testsThatCheck)}</h3><ul>${tests.map((test) => `<li>${testName(test)}</li>`).join("")}</ul></section>`;
     }
-    case "design": {
-      const items = spec.design.rubric
-        .map(
-          (item, index) =>
-            `<li><input type="checkbox" id="rubric-${index}" data-rubric="${index}"><label for="rubric-${index}">${md(item)}</label></li>`,
-        )
-        .join("");
-      return `<section class="widget design"><p class="question">${md(spec.design.question)}</p>
-${reveal(`rubric-${stage.nn}`, words.strongAnswer, `<p>${words.rubricNote}</p><ul class="rubric">${items}</ul>`, locale)}</section>`;
-    }
-    case "mastery": {
-      const items = spec.mastery
-        .map(
-          (test) =>
-            // The test's name is read from the item itself, so the page carries it once.
-            `<li data-mastery><span class="badge" data-status="unknown">${words.badge.unknown}</span> ${testName(test, true)}</li>`,
-        )
-        .join("");
-      return `<section class="widget mastery"><p>${md(block.mastery)}</p><ul class="mastery-list">${items}</ul>
-<pre class="code"><code class="hljs">${highlight(`npm test -- stage-${stage.nn}`, "bash")}</code></pre>${content.mutation ? `<p>${md(strengthSentence(content.mutation, stage.nn, locale))}</p>` : ""}${selfCheckPanel(text.panel.masteryHeading(stage.nn), locale)}</section>`;
-    }
+    case "design":
+      return rubricHtml(stage.nn, md(spec.design.question), spec.design.rubric.map(md), text);
+    case "mastery":
+      return masteryHtml(
+        stage.nn,
+        {
+          introHtml: md(block.mastery),
+          tests: spec.mastery.map((test) => ({ name: test, glossHtml: gloss(test) })),
+          commandHtml: highlight(`npm test -- stage-${stage.nn}`, "bash"),
+          strengthHtml: content.mutation ? md(strengthSentence(content.mutation, stage.nn, locale)) : undefined,
+        },
+        text,
+      );
   }
-}
-
-export function selfCheckPanel(heading: string, locale: Locale): string {
-  const text = TEXT[locale].panel;
-  return `<section class="selfcheck" data-selfcheck aria-labelledby="selfcheck-title">
-<h3 id="selfcheck-title">${escapeHtml(heading)}</h3>
-<p class="privacy">${text.privacyHtml}</p>
-<p class="privacy">${text.limitsHtml}</p>
-<p class="privacy ci-note">${escapeHtml(TEXT[locale].verdicts.ciEvidenceNote)}</p>
-<div class="dropzone" data-dropzone>
-<label class="file-label" for="verification-file">${text.chooseHtml}</label>
-<input type="file" id="verification-file" accept=".json,application/json" data-file>
-<p class="drop-hint">${text.dropHint}</p>
-</div>
-<div class="verdict" role="region" aria-label="${text.verdictLabel}" tabindex="-1" data-verdict>
-<div class="alert" role="alert" data-live-alert></div>
-<p class="status" role="status" aria-live="polite" data-live-status></p>
-</div>
-<div class="local-evidence" data-local-evidence hidden><h4>${text.localEvidence}</h4><ul data-own-evidence></ul>
-<details class="reference-runs" data-reference-runs hidden><summary></summary><p class="muted">${text.referenceRunsNote}</p><ul></ul></details></div>
-</section>`;
-}
-
-/** The labels of a fold's reveal, from its summary ("Open when stuck: the steps"). */
-function foldLabels(summary: string, locale: Locale): RevealLabels {
-  const what = inline(summary, locale);
-  const words = TEXT[locale].reveals;
-  return {
-    closed: `${escapeHtml(FOLD_SUMMARIES[locale])}${what}`,
-    challenge: words.foldChallengeHtml(what),
-    open: words.foldOpenHtml(what),
-  };
 }
 
 /** The reference code, behind a reveal that is itself a challenge part. */
 function solutionReveal(content: StageContent, locale: Locale): string {
   const code = content.solution.map((file) => codeListing(file.path, file.code, "typescript")).join("");
-  return reveal(`solution-${content.stage.nn}`, TEXT[locale].reveals.solution, code, locale);
+  const words = TEXT[locale].reveals;
+  return revealHtml(`solution-${content.stage.nn}`, words.solution, code, words);
 }
 
 /** How many parts of a lesson the challenge path hides: each fold, and the reference solution. */
@@ -326,7 +249,9 @@ export function lessonHtml(content: StageContent, locale: Locale = content.local
     const start = `FORGEFOLDSTART${index}`;
     const end = `FORGEFOLDEND${index}`;
     text = `${text.slice(0, fold.start)}\n\n${start}\n\n${fold.body}\n\n${end}\n\n${text.slice(fold.end)}`;
-    placeholders.set(start, revealStart(`fold-${content.stage.nn}-${index + 1}`, foldLabels(fold.summary, locale), locale));
+    const words = TEXT[locale].reveals;
+    const labels = foldLabels(FOLD_SUMMARIES[locale], inline(fold.summary, locale), words);
+    placeholders.set(start, revealStart(`fold-${content.stage.nn}-${index + 1}`, labels, words));
     placeholders.set(end, REVEAL_END);
   }
   let html = markdown(1, locale).render(text);
@@ -482,7 +407,7 @@ export function homeMain(course: CourseData, overview: string, locale: Locale): 
 <p class="muted">${escapeHtml(text.statesNote(states, text.challengeMark))}</p>
 <button type="button" class="reset" data-reset>${text.reset}</button> <span class="muted" data-storage-note></span>
 </section>
-${selfCheckPanel(text.selfCheckHeading, locale)}`;
+${selfCheckPanelHtml(text.selfCheckHeading, TEXT[locale])}`;
 }
 
 /** The note on a page of one edition that shows another's text, because its translation is not written yet. */

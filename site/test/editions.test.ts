@@ -18,7 +18,8 @@ import { VERDICTS } from "../../lab/evidence/words/en.js";
 import { TEXT } from "../client/text.js";
 import { contentIn, courseData, loadCourse, stagePage, type StageContent } from "../content.js";
 import { mapMain } from "../map.js";
-import { escapeHtml, lessonHtml, markdown, stageMain } from "../render.js";
+import { escapeHtml } from "../client/widgets/shared.js";
+import { lessonHtml, markdown, stageMain } from "../render.js";
 
 const sources: SiteSources = siteSources();
 const course = loadCourse();
