@@ -131,6 +131,11 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     .then(told("lint"));
 
   const suites = options.suites ?? [];
+  // verify's report is the authors', in English; it judges a missing module by its error's name. Its
+  // stage runs share two cores with every other tree, the lab's processes and a browser: a corpus test
+  // that takes two seconds alone has taken over five there, so verify gives each test 30 s, as the lab
+  // suite does (a learner's `npm test` keeps vitest's 5 s).
+  const stageRun = { locale: "en", testTimeout: 30_000 } as const;
   const vitest = await createVitest(
     "test",
     // A reporter that says nothing when no progress is asked for: verify prints its own table.
@@ -144,9 +149,8 @@ export async function runVerify(options: VerifyOptions = {}): Promise<VerifyRepo
     {
       test: {
         projects: [
-          // verify's report is the authors', in English; it judges a missing module by its error's name.
-          ...projects.map((project) => stageProject(catalog, project, { locale: "en", plugins: [evidence] })),
-          ...faultProjects.map(({ project }) => stageProject(catalog, project, { locale: "en" })),
+          ...projects.map((project) => stageProject(catalog, project, { ...stageRun, plugins: [evidence] })),
+          ...faultProjects.map(({ project }) => stageProject(catalog, project, stageRun)),
           ...suites.map((suite) => suite.project),
         ],
       },

@@ -29,6 +29,8 @@ export interface ProjectOptions {
   readonly locale: Locale;
   /** More plugins: the evidence plugin, for runs that record evidence. */
   readonly plugins?: readonly Plugin[];
+  /** A test's time limit in ms, for a run that shares the machine with much else (verify); vitest's own otherwise. */
+  readonly testTimeout?: number;
 }
 
 /** The project of a (stage, tree). */
@@ -54,6 +56,7 @@ export function stageProject(catalog: Catalog, project: StageProject, options: P
       // A failure shows invisible characters as escapes: a table keyed by `cat a\u202eb` and `cat ab`
       // must not print two rows that look the same.
       setupFiles: [VISIBLE_FAILURES],
+      ...(options.testTimeout === undefined ? {} : { testTimeout: options.testTimeout }),
     },
   };
 }
