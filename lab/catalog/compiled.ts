@@ -4,7 +4,7 @@
 // `readCompiledCatalog` stop with one line that says to run `npm run generate`.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { withLf } from "../core/files.js";
+import { entryKind, withLf } from "../core/files.js";
 import { dirs, repoPath, type Layout } from "../core/layout.js";
 import { readCatalog, type Catalog, type ProblemSink, type SpecReader } from "./catalog.js";
 import type { FaultContract } from "./failure-schema.js";
@@ -32,6 +32,8 @@ export interface CompiledCatalog {
 /** The hash a compiled entry records for a file's content as it is now; null when there is no file. */
 export function contentHash(file: string): string | null {
   if (!existsSync(file)) return null;
+  // A FIFO would block the read forever, a folder cannot be read: neither is what generation hashed.
+  if (entryKind(file) !== "file") return "not a file";
   return createHash("sha256")
     .update(withLf(readFileSync(file, "utf8")))
     .digest("hex");
@@ -51,7 +53,7 @@ export class StaleCatalogError extends Error {
  */
 export function readCompiledCatalog(layout: Layout = dirs): Catalog {
   const compiledPath = repoPath(layout.compiledCatalog, layout.root);
-  if (!existsSync(layout.compiledCatalog)) throw new StaleCatalogError(compiledPath);
+  if (entryKind(layout.compiledCatalog) !== "file") throw new StaleCatalogError(compiledPath);
   let compiled: CompiledCatalog;
   try {
     // Trusted as written: generation validated every entry, and verify checks the file is fresh.

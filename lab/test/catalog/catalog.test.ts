@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { experimentId, faultCommand, moduleOwners, stageByName } from "../../catalog/catalog.js";
@@ -248,6 +249,15 @@ it("refuses a compiled catalog that a data file has moved on from, naming the fi
   expect(refusal("a contract generation never saw")).toBe(
     `fixtures/${realStage}/faults/constructor.json is not what the compiled catalog was made from: run npm run generate`,
   );
+  // A FIFO where a file belongs is refused at once: a read would wait forever.
+  rmSync(join(root, "lab/catalog/compiled.json"));
+  execFileSync("mkfifo", [join(root, "lab/catalog/compiled.json")]);
+  expect(refusal("a FIFO where the compiled catalog belongs")).toMatch(/^lab\/catalog\/compiled\.json is not/);
+  rmSync(join(root, "lab/catalog/compiled.json"));
+  writeTree(root, { "lab/catalog/compiled.json": compileCatalog(layout) });
+  rmSync(join(root, `stages/${realStage}/stage.json`));
+  execFileSync("mkfifo", [join(root, `stages/${realStage}/stage.json`)]);
+  expect(refusal("a FIFO where a stage.json belongs")).toMatch(new RegExp(`^stages/${realStage}/stage\\.json is not`));
   writeTree(root, { "lab/catalog/compiled.json": '{"version":99,"files":[]}' });
   expect(refusal("a compiled catalog of another version")).toMatch(/^lab\/catalog\/compiled\.json is not/);
 });
