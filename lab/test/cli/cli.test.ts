@@ -14,7 +14,7 @@ import { main } from "../../cli/commands.js";
 import { checkChineseFont, checkNode, checkTsconfig, printDoctor, probeChineseFont } from "../../cli/doctor.js";
 import { cliWords } from "../../cli/words/index.js";
 import { optionProblem } from "../../cli/shared.js";
-import { copyRepository, lab, reference, SLOW, snapshot, tools, type Run } from "../support/cli.js";
+import { copyRepository, lab, labInProcess, reference, SLOW, snapshot, tools, type Run } from "../support/cli.js";
 
 it.concurrent("start refuses to overwrite a modified learner file without --yes, and changes nothing", SLOW, async (context) => {
   const copy = copyRepository(context);
@@ -172,15 +172,15 @@ it.concurrent("hint shows the next graded hint and remembers it between runs", S
   const hints = (
     JSON.parse(readFileSync(join(copy, "stages", "stage-02-workspace-path-policy", "stage.json"), "utf8")) as { hints: string[] }
   ).hints;
-  const first = await lab(copy, ["hint", "2"]);
+  const first = await labInProcess(copy, ["hint", "2"]);
   expect(first.stdout.trim(), "the first hint of stage 02, and what comes next").toBe(
     `Stage 02 (workspace-path-policy), hint 1 of ${hints.length}: ${hints[0]}\n(The same command shows hint 2 of ${hints.length} next; --all shows every one.)`,
   );
-  const second = await lab(copy, ["hint", "02"]);
+  const second = await labInProcess(copy, ["hint", "02"]);
   expect(second.stdout.trim().split("\n")[0], "the second call: the next hint").toBe(
     `Stage 02 (workspace-path-policy), hint 2 of ${hints.length}: ${hints[1]}`,
   );
-  const other = await lab(copy, ["hint", "1"]);
+  const other = await labInProcess(copy, ["hint", "1"]);
   expect(other.stdout, "another stage keeps its own place").toMatch(/^Stage 01 \(capability-registry\), hint 1 of /);
   // A FIFO where the remembered places belong is refused, never read (reading it would wait forever).
   rmSync(join(copy, ".lab", "hints.json"));
@@ -199,7 +199,7 @@ it.concurrent("status shows each stage's module, evidence, state and next step",
     join(tools(copy), "registry.ts"),
     `// my registry\n${reference(copy, "stage-01-capability-registry", "registry").toString()}`,
   );
-  const status = await lab(copy, ["status"]);
+  const status = await labInProcess(copy, ["status"]);
   expect(status.status).toBe(0);
   expect(status.stdout).toMatch(/01 capability-registry +registry\.ts ✔ +none +in progress +run npm test -- stage-01/);
   expect(status.stdout).toMatch(
@@ -222,7 +222,7 @@ it.concurrent(
       };
     expect(evidence("02-workspace-path-policy").acceptance, "the copied reference passes its tests").toBe("passed");
     expect(evidence("05-atomic-write").acceptance, "a stage whose module is missing is pending, not failed").toBe("pending");
-    const status = await lab(copy, ["status"]);
+    const status = await labInProcess(copy, ["status"]);
     const states = Object.fromEntries(
       status.stdout
         .split("\n")
@@ -243,48 +243,53 @@ it.concurrent(
   },
 );
 
-it.concurrent("speaks Chinese with FORGE_LANG=zh-CN: status's table and states, hint's Chinese hints, an error", SLOW, async (context) => {
-  const copy = copyRepository(context);
-  mkdirSync(tools(copy), { recursive: true });
-  writeFileSync(join(tools(copy), "registry.ts"), "// my registry, in progress\n");
-  const zh = { env: { FORGE_LANG: "zh-CN" } };
+it.concurrent(
+  "speaks Chinese in the zh-CN edition: status's table and states, hint's Chinese hints, and an error under FORGE_LANG=zh-CN",
+  SLOW,
+  async (context) => {
+    const copy = copyRepository(context);
+    mkdirSync(tools(copy), { recursive: true });
+    writeFileSync(join(tools(copy), "registry.ts"), "// my registry, in progress\n");
+    const zh = { env: { FORGE_LANG: "zh-CN" } };
 
-  const status = await lab(copy, ["status"], zh);
-  expect(status.status, `exit status of status in Chinese:\n${status.stderr}`).toBe(0);
-  expect(status.stdout.split("\n")[0]?.split(/ {2,}/), "the header of the status table").toEqual([
-    "阶段",
-    "工作区模块",
-    "最近的证据",
-    "状态",
-    "下一步",
-  ]);
-  expect(status.stdout, "stage 01's row: in progress").toMatch(
-    /^01 capability-registry +registry\.ts ✔ +无 +进行中 +运行 npm test -- stage-01$/m,
-  );
-  expect(status.stdout, "stage 02's row: not started, pointing to the Chinese lesson").toMatch(
-    /^02 workspace-path-policy +paths\.ts · +无 +未开始 +先读 stages\/stage-02-workspace-path-policy\/README\.zh-CN\.md，再创建 workspace\/forge\/tools\/paths\.ts$/m,
-  );
-  const columns = status.stdout
-    .split("\n")
-    .slice(0, 3)
-    .map((line) => displayWidth(line.slice(0, line.search(/进行中|未开始|状态/))));
-  expect(new Set(columns).size, `the state column starts at one terminal column on every line:\n${status.stdout}`).toBe(1);
+    const status = await labInProcess(copy, ["status"], "zh-CN");
+    expect(status.status, `exit status of status in Chinese:\n${status.stderr}`).toBe(0);
+    expect(status.stdout.split("\n")[0]?.split(/ {2,}/), "the header of the status table").toEqual([
+      "阶段",
+      "工作区模块",
+      "最近的证据",
+      "状态",
+      "下一步",
+    ]);
+    expect(status.stdout, "stage 01's row: in progress").toMatch(
+      /^01 capability-registry +registry\.ts ✔ +无 +进行中 +运行 npm test -- stage-01$/m,
+    );
+    expect(status.stdout, "stage 02's row: not started, pointing to the Chinese lesson").toMatch(
+      /^02 workspace-path-policy +paths\.ts · +无 +未开始 +先读 stages\/stage-02-workspace-path-policy\/README\.zh-CN\.md，再创建 workspace\/forge\/tools\/paths\.ts$/m,
+    );
+    const columns = status.stdout
+      .split("\n")
+      .slice(0, 3)
+      .map((line) => displayWidth(line.slice(0, line.search(/进行中|未开始|状态/))));
+    expect(new Set(columns).size, `the state column starts at one terminal column on every line:\n${status.stdout}`).toBe(1);
 
-  const hints = (
-    JSON.parse(readFileSync(join(copy, "stages", "stage-02-workspace-path-policy", "stage.json"), "utf8")) as {
-      "zh-CN": { hints: string[] };
-    }
-  )["zh-CN"].hints;
-  const hint = await lab(copy, ["hint", "2"], zh);
-  expect(hint.stdout.trim(), "the first hint of stage 02 in Chinese, and what comes next").toBe(
-    `阶段 02（workspace-path-policy），第 1 条提示（共 ${hints.length} 条）：${hints[0]}\n（再运行同一命令会显示第 2 条，共 ${hints.length} 条；加 --all 显示全部。）`,
-  );
+    const hints = (
+      JSON.parse(readFileSync(join(copy, "stages", "stage-02-workspace-path-policy", "stage.json"), "utf8")) as {
+        "zh-CN": { hints: string[] };
+      }
+    )["zh-CN"].hints;
+    const hint = await labInProcess(copy, ["hint", "2"], "zh-CN");
+    expect(hint.stdout.trim(), "the first hint of stage 02 in Chinese, and what comes next").toBe(
+      `阶段 02（workspace-path-policy），第 1 条提示（共 ${hints.length} 条）：${hints[0]}\n（再运行同一命令会显示第 2 条，共 ${hints.length} 条；加 --all 显示全部。）`,
+    );
 
-  const unknown = await lab(copy, ["hint", "stage-99"], zh);
-  expect(`${unknown.status} ${unknown.stderr}`, "hint stage-99 in Chinese").toMatch(
-    /^2 “stage-99”不是阶段。可用的阶段：stage-01-capability-registry、stage-02-workspace-path-policy、.*（也可以写编号，例如 4）\n$/,
-  );
-});
+    // The edition chosen by FORGE_LANG, in a process of its own as a learner runs it.
+    const unknown = await lab(copy, ["hint", "stage-99"], zh);
+    expect(`${unknown.status} ${unknown.stderr}`, "hint stage-99 in Chinese").toMatch(
+      /^2 “stage-99”不是阶段。可用的阶段：stage-01-capability-registry、stage-02-workspace-path-policy、.*（也可以写编号，例如 4）\n$/,
+    );
+  },
+);
 
 it.concurrent("follows the system's locale when FORGE_LANG is unset: LANG=zh_CN.UTF-8 gives Chinese", SLOW, async (context) => {
   const copy = copyRepository(context);
@@ -319,7 +324,7 @@ it.concurrent(
 
 it.concurrent("new scaffolds a stage whose files are all valid, and verify lists every piece still to write", SLOW, async (context) => {
   const copy = copyRepository(context);
-  const run = await lab(copy, ["new", "13", "sandbox-profile", "--module", "profile"]);
+  const run = await labInProcess(copy, ["new", "13", "sandbox-profile", "--module", "profile"]);
   expect(run.status, run.stderr).toBe(0);
   expect(run.stdout).toContain("Next: npm run verify -- stage-13-sandbox-profile lists what to write, piece by piece.");
   const layout = layoutOf(copy);
@@ -344,10 +349,10 @@ it.concurrent("new scaffolds a stage whose files are all valid, and verify lists
     ),
   );
   expect(judgePatches(stage), "the placeholder patch applies to the stub").toEqual([]);
-  const again = await lab(copy, ["new", "13", "other-thing"]);
+  const again = await labInProcess(copy, ["new", "13", "other-thing"]);
   expect(again.status).toBe(2);
   expect(again.stderr).toContain("stage 13 exists already: stage-13-sandbox-profile");
-  const badSlug = await lab(copy, ["new", "13", "Not A Slug"]);
+  const badSlug = await labInProcess(copy, ["new", "13", "Not A Slug"]);
   expect(badSlug.stderr).toContain('"Not A Slug" is not a slug');
 });
 

@@ -18,7 +18,7 @@ import { readVerification, type Verification } from "../../evidence/schema.js";
 import { materializeFaults } from "../../trees/faults.js";
 import { TARGETS } from "../../trees/targets.js";
 import { childEnvironment } from "../support/child.js";
-import { lab, reference, SLOW, tools } from "../support/cli.js";
+import { labInProcess, reference, SLOW, tools } from "../support/cli.js";
 import { copyRepositoryTo } from "../support/repository.js";
 
 interface Step {
@@ -182,12 +182,12 @@ it(
     expect(table, "the job summary's count").toContain(`\n## Forge Lab\n\n1 of ${catalog.stages.length} stages passed.\n`);
 
     // The same evidence, exported through the CLI for a CI dashboard.
-    const ctrf = await lab(copy, ["export", "1", "--format", "ctrf", "--out", "-"]);
+    const ctrf = await labInProcess(copy, ["export", "1", "--format", "ctrf", "--out", "-"]);
     expect(ctrf.status, ctrf.stderr).toBe(0);
     const report = JSON.parse(ctrf.stdout) as { results: { summary: { tests: number }; environment: { buildUrl?: string } } };
     expect(ctrfProblems(report), "the ctrf validator's findings on lab export's CTRF").toEqual([]);
     expect(report.results.environment.buildUrl, "the run in the CTRF report").toBe(expectedRun.url);
-    const junit = await lab(copy, ["export", "2", "--format", "junit"]);
+    const junit = await labInProcess(copy, ["export", "2", "--format", "junit"]);
     expect(junit.status, junit.stderr).toBe(0);
     expect(junit.stdout, "what lab export says it wrote").toMatch(
       /^wrote evidence\/tools-sandbox-side-effects\/02-workspace-path-policy\/junit\.xml \(JUnit XML, \d+ tests, from /,
@@ -195,7 +195,7 @@ it(
     const xml = readFileSync(join(copy, "evidence", "tools-sandbox-side-effects", "02-workspace-path-policy", "junit.xml"), "utf8");
     expect(XMLValidator.validate(xml), "JUnit XML well-formedness").toBe(true);
     expect(xml.match(/<failure /g)?.length ?? 0, "failures in the JUnit file of the failing stage").toBeGreaterThan(0);
-    const none = await lab(copy, ["export", "3", "--format", "junit"]);
+    const none = await labInProcess(copy, ["export", "3", "--format", "junit"]);
     expect(`${none.status} ${none.stderr.trim()}`, "export of a stage with no evidence").toBe(
       "1 evidence/tools-sandbox-side-effects/03-dry-run-change-plan/verification.json does not exist yet: run npm run lab -- test 03 first.",
     );
