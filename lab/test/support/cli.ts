@@ -81,15 +81,24 @@ export function lab(copy: string, args: readonly string[], options: LabOptions =
  * reference modules through Node's module hooks (start, restore, test, fault's runs).
  */
 export async function labInProcess(copy: string, args: readonly string[], locale: Locale = "en"): Promise<Run> {
-  const { main } = (await import(pathToFileURL(join(copy, "lab", "cli", "commands.ts")).href)) as typeof Commands;
-  let stdout = "";
-  let stderr = "";
-  const status = await main(
-    args,
-    { out: (line = "") => void (stdout += `${line}\n`), err: (line = "") => void (stderr += `${line}\n`) },
-    locale,
-  );
-  return { status, signal: null, stdout, stderr };
+  // As `lab` gives its child no FORGE_* variable of this process, the copy's modules see none either: a
+  // FORGE_EVIDENCE set around the test run (as the Node.js line checks set it) would otherwise move the
+  // copy's evidence folder elsewhere. A worker's environment is its own, so this touches no other test.
+  const saved = Object.entries(process.env).filter(([key]) => key.startsWith("FORGE_"));
+  for (const [key] of saved) delete process.env[key];
+  try {
+    const { main } = (await import(pathToFileURL(join(copy, "lab", "cli", "commands.ts")).href)) as typeof Commands;
+    let stdout = "";
+    let stderr = "";
+    const status = await main(
+      args,
+      { out: (line = "") => void (stdout += `${line}\n`), err: (line = "") => void (stderr += `${line}\n`) },
+      locale,
+    );
+    return { status, signal: null, stdout, stderr };
+  } finally {
+    for (const [key, value] of saved) process.env[key] = value;
+  }
 }
 
 export const tools = (copy: string) => join(copy, "workspace", "forge", "tools");
