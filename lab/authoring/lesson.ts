@@ -348,3 +348,18 @@ export function environmentInstructions(markdown: string): string[] {
       : [];
   });
 }
+
+// The documents a stage was designed from are not in the repository: a learner has the lesson, the tests
+// and the site. A lesson that cites them ("seed 002's event", "the seed's platform", 种子文档) points at
+// something the learner cannot read. A random generator's seed ("seeded", 固定种子) is another word.
+const CITES_SOURCE = /\bseed\s+\d{3}\b|\bthe\s+seed(?:'s|s)\b|\bseed\s+documents?\b|种子文档/i;
+
+/** The lines of a lesson or page that cite a source document the learner does not have. */
+export function sourceCitations(markdown: string): string[] {
+  return markdown.split("\n").flatMap((line, index) => {
+    const found = CITES_SOURCE.exec(line);
+    return found
+      ? [`line ${index + 1}: cites "${found[0]}", a source document the learner does not have; say what it says, in the lesson's own words`]
+      : [];
+  });
+}

@@ -11,6 +11,7 @@ import {
   lessonProblems,
   renderBlock,
   scanFolds,
+  sourceCitations,
   syncBlocks,
   type LessonSources,
 } from "../../authoring/lesson.js";
@@ -170,6 +171,23 @@ it("finds the messages a test compares with, and the ones a lesson's inline code
     unshownMessages(expected, `${lesson}\nA blank name: \`a name is required\`; a deny: \`it matches the deny pattern "…"\`.`),
     "once shown",
   ).toEqual([]);
+});
+
+it("finds a lesson line that cites a source document the learner does not have, and not a random seed", () => {
+  const lesson = [
+    "The seed's platform also had built-in deny patterns.",
+    "Cut in 200 seeded random ways, with a fixed seed of 42.",
+    "`root` is on every entry, as seed 002's event records.",
+    "种子文档中的平台还有内置拒绝模式。",
+    "再按固定种子随机切 200 次。",
+    "As the seed documents say, the cap is 8 MiB.",
+  ].join("\n");
+  expect(sourceCitations(lesson), "lines that cite a source document").toEqual([
+    `line 1: cites "The seed's", a source document the learner does not have; say what it says, in the lesson's own words`,
+    `line 3: cites "seed 002", a source document the learner does not have; say what it says, in the lesson's own words`,
+    `line 4: cites "种子文档", a source document the learner does not have; say what it says, in the lesson's own words`,
+    `line 6: cites "seed documents", a source document the learner does not have; say what it says, in the lesson's own words`,
+  ]);
 });
 
 it("finds a lesson line that tells a learner to set one of the lab's environment variables", () => {

@@ -5,7 +5,7 @@
 // test, the starting point fails because the module is missing, and the spec is complete.
 import { basename, dirname, join } from "node:path";
 import { lessonParityProblems, pageParityProblems, type TwinPage } from "../../authoring/editions.js";
-import { environmentInstructions } from "../../authoring/lesson.js";
+import { environmentInstructions, sourceCitations } from "../../authoring/lesson.js";
 import { type Catalog, type Stage } from "../../catalog/catalog.js";
 import { readFileState } from "../../core/files.js";
 import { ROOT, layoutOf, localized, repoPath } from "../../core/layout.js";
@@ -98,7 +98,11 @@ export function judgeEditions(catalog: Catalog): Check {
             ...environmentInstructions(read.page.english).map((problem) => `${read.page.englishName}: ${problem}`),
             ...environmentInstructions(read.page.twin).map((problem) => `${read.page.twinName}: ${problem}`),
           ];
-    return [...pageParityProblems(read.page), ...variables].map((problem) => `${prefix}${problem}`);
+    const citations = [
+      ...sourceCitations(read.page.english).map((problem) => `${read.page.englishName}: ${problem}`),
+      ...sourceCitations(read.page.twin).map((problem) => `${read.page.twinName}: ${problem}`),
+    ];
+    return [...pageParityProblems(read.page), ...variables, ...citations].map((problem) => `${prefix}${problem}`);
   });
   problems.push(
     ...[layout.courseMap, layout.workspaceReadme, layout.readme].flatMap((english) => {

@@ -6,7 +6,7 @@
 // test, the starting point fails because the module is missing, and the spec is complete.
 import { existsSync, readFileSync } from "node:fs";
 import { expectedMessages, unshownMessages } from "../../authoring/expected-messages.js";
-import { environmentInstructions, lessonProblems } from "../../authoring/lesson.js";
+import { environmentInstructions, lessonProblems, sourceCitations } from "../../authoring/lesson.js";
 import { placeholders } from "../../authoring/scaffold.js";
 import { type Problem, type Stage } from "../../catalog/catalog.js";
 import { localized, moduleFile, repoPath } from "../../core/layout.js";
@@ -23,8 +23,8 @@ export const ORDERED_FROM = 20;
 
 /**
  * What a lesson (either edition) fails to show a learner who has only it: a message the stage's tests
- * compare with and the lesson's inline code does not show, or a line that sets one of the lab's
- * environment variables.
+ * compare with and the lesson's inline code does not show, a line that sets one of the lab's
+ * environment variables, or a line that cites a source document the learner does not have.
  */
 export function learnerFacing(stage: Stage, lesson: string, text: string): string[] {
   const shown = repoPath(lesson, stage.root);
@@ -39,6 +39,7 @@ export function learnerFacing(stage: Stage, lesson: string, text: string): strin
         `${shown}: the tests expect ${message.kind === "whole" ? "the message" : "a message containing"} ${JSON.stringify(message.text)} (${repoPath(message.file, stage.root)}:${message.line}), which no inline code of the lesson shows (write it in the message table, \`…\` for what varies)`,
     ),
     ...environmentInstructions(text).map((problem) => `${shown}: ${problem}`),
+    ...sourceCitations(text).map((problem) => `${shown}: ${problem}`),
   ];
 }
 
