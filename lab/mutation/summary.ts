@@ -145,6 +145,6 @@ export function strengthSentence(summary: MutationSummary, nn: string, locale: L
   const made = caught + survived + noCoverage;
   const rerun = `\`npm run mutate -- stage-${nn}\``;
   if (locale === "zh-CN")
-    return `这些测试能证明多少：StrykerJS 对参考实现做了 ${made} 处仍能通过类型检查的小改动，测试捕获了其中 ${caught} 处，变异得分为 ${summary.score}%（课程的目标是 ${MIN_SCORE}%；${rerun} 会重新计算它）。`;
+    return `这些测试能证明多少：StrykerJS 对参考实现做了 ${made} 处仍能通过类型检查的小改动，测试发现了其中 ${caught} 处，变异得分为 ${summary.score}%（课程的目标是 ${MIN_SCORE}%；${rerun} 会重新计算它）。`;
   return `How much these tests prove: StrykerJS made ${made} small changes to the reference solution that still type-check, and the tests catch ${caught} of them, a mutation score of ${summary.score}% (the course's goal is ${MIN_SCORE}%; ${rerun} recomputes it).`;
 }

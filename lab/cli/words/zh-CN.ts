@@ -288,7 +288,7 @@ ${lines}
     noSuchFault: (stage, id, faults) => `${stage} 没有名为“${id}”的故障。它的故障：${faults}`,
     noContract: (stage, id, file) => `${stage} 的故障“${id}”没有有效的${zhTerm("Fault contract")}（${file}）。`,
     isDefault: "默认",
-    caughtBy: (test) => `由“${test}”捕获`,
+    caughtBy: (test) => `由“${test}”发现`,
     contractMissing: (file) => `（故障合同缺失或无效：${file}）`,
     title: (stage, id) => `${zhTerm("Fault lab")} · ${stage} · ${zhTerm("Fault")}“${id}”`,
     contract: zhTerm("Fault contract"),

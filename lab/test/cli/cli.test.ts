@@ -298,8 +298,8 @@ it.concurrent("follows the system's locale when FORGE_LANG is unset: LANG=zh_CN.
   });
   expect(list.status, list.stderr).toBe(0);
   expect(list.stdout.trimEnd().split("\n"), "fault 5 --list under LANG=zh_CN.UTF-8").toEqual([
-    "unlooped-short-write  默认  由“writes every byte when the file system accepts one byte per call”捕获",
-    "partial-write               由“replaces the whole file and leaves no temporary file”捕获",
+    "unlooped-short-write  默认  由“writes every byte when the file system accepts one byte per call”发现",
+    "partial-write               由“replaces the whole file and leaves no temporary file”发现",
   ]);
 });
 
