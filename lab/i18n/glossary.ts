@@ -48,7 +48,7 @@ export const GLOSSARY = [
   { en: "Fault contract", "zh-CN": "故障合同", note: "failure.json: the fault, its target test and expected failure" },
   { en: "What changes", "zh-CN": "改变的条件", note: "transfer challenge: what differs from the worked example" },
   { en: "Done when", "zh-CN": "完成标准", note: "transfer challenge: its criteria" },
-  { en: "What a strong answer contains", "zh-CN": "一个有力回答应包含", note: "design question: the rubric" },
+  { en: "What a strong answer contains", "zh-CN": "好的回答应包含", note: "design question: the rubric" },
   { en: "Open when stuck", "zh-CN": "卡住时再打开", note: "a fold of the lesson that the challenge path hides" },
   // The course and its parts.
   { en: "Stage", "zh-CN": "阶段", note: "one capability, one lesson, one module" },
