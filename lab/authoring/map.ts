@@ -123,7 +123,7 @@ export const PATH_COLUMNS = {
 
 const PATH_WORDS = {
   en: "An arrow from one stage to another: the second one's reference imports the first one's module.",
-  "zh-CN": "从一个阶段指向另一个阶段的箭头：后一个阶段的参考实现导入了前一个阶段的模块。",
+  "zh-CN": "箭头从一个阶段指向另一个阶段，表示后者的参考实现导入了前者的模块。",
 } as const satisfies Record<Locale, string>;
 
 /** The learning path for a code host: a Mermaid diagram (GitHub draws it) and the same facts as a table. */

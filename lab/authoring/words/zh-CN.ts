@@ -8,7 +8,7 @@ export const BLOCK_WORDS: BlockWords = {
   diagnosis: "诊断顺序：",
   fixPrinciple: "**修复原则**：",
   moreFaults: (count: number, fault: string) =>
-    `本阶段还有 ${count} 个故障，${count === 1 ? "它有" : "每个都有"}自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出本阶段的故障，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
+    `${count === 1 ? "本阶段还有一个故障，它有" : `本阶段还有 ${count} 个故障，每个都有`}自己的故障合同和代码树；\`npm run lab -- fault ${fault} --list\` 列出本阶段的故障，\`npm run lab -- fault ${fault} <fault-id>\` 演示其中一个：`,
   caughtBy: (test: string) => `，由测试 ${test}发现`,
   scenario: (title: string, scenario: string) => `**${title}**（${scenario}）`,
   whatChanges: "*改变的条件*：",
