@@ -363,3 +363,21 @@ export function sourceCitations(markdown: string): string[] {
       : [];
   });
 }
+
+// How long a stage takes has one home, `effort.minutes` in stage.json, which the experiment card shows.
+// A lesson that says it again in its prose ("usually takes 180 to 300 minutes", 3 到 5 小时) must say
+// the same span, or a learner reads two answers.
+const SPAN = /(\d+(?:\.\d+)?)\s*(?:to|–|-|到|至)\s*(\d+(?:\.\d+)?)\s*(minutes?|hours?|分钟|个?小时)/gi;
+
+/** The lines of a lesson whose span of minutes or hours is not the experiment card's `[shortest, longest]`. */
+export function effortMismatches(markdown: string, [shortest, longest]: readonly [number, number]): string[] {
+  return markdown.split("\n").flatMap((line, index) =>
+    [...line.matchAll(SPAN)].flatMap(([said = "", from = "", to = "", unit = ""]) => {
+      const perUnit = /minute|分钟/i.test(unit) ? 1 : 60;
+      const same = Number(from) * perUnit === shortest && Number(to) * perUnit === longest;
+      return same
+        ? []
+        : [`line ${index + 1}: says "${said}", but the experiment card says ${shortest}–${longest} minutes (stage.json effort.minutes)`];
+    }),
+  );
+}

@@ -12,6 +12,7 @@ import {
   renderBlock,
   scanFolds,
   sourceCitations,
+  effortMismatches,
   syncBlocks,
   type LessonSources,
 } from "../../authoring/lesson.js";
@@ -208,4 +209,20 @@ it("finds a lesson line that tells a learner to set one of the lab's environment
     "line 6: sets CI; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
     "line 7: sets FORGE_TARGET; a lesson gives the npm run lab option instead (npm run lab -- test NN --target …)",
   ]);
+});
+
+it("refuses a time in a lesson's prose that is not its experiment card's, in either edition", () => {
+  // Stage 11 once said 180 to 300 minutes (3 to 5 hours) while its card said 150–300.
+  const lesson = [
+    "The stage usually takes 3 to 5 hours (180 to 300 minutes).",
+    "It usually takes 150 to 300 minutes, two and a half to five hours.",
+    "本阶段通常需要 3 到 5 小时，也就是 150–300 分钟。",
+    "A deadline of 2000 ms and 0–10 ms of jitter are not times a stage takes.",
+  ].join("\n");
+  expect(effortMismatches(lesson, [150, 300]), "lines whose span is not the card's 150–300 minutes").toEqual([
+    'line 1: says "3 to 5 hours", but the experiment card says 150–300 minutes (stage.json effort.minutes)',
+    'line 1: says "180 to 300 minutes", but the experiment card says 150–300 minutes (stage.json effort.minutes)',
+    'line 3: says "3 到 5 小时", but the experiment card says 150–300 minutes (stage.json effort.minutes)',
+  ]);
+  expect(effortMismatches("Usually takes 2.5 to 5 hours.", [150, 300]), "the same span in hours").toEqual([]);
 });

@@ -6,7 +6,7 @@
 // test, the starting point fails because the module is missing, and the spec is complete.
 import { existsSync, readFileSync } from "node:fs";
 import { expectedMessages, unshownMessages } from "../../authoring/expected-messages.js";
-import { environmentInstructions, lessonProblems, sourceCitations } from "../../authoring/lesson.js";
+import { effortMismatches, environmentInstructions, lessonProblems, sourceCitations } from "../../authoring/lesson.js";
 import { placeholders } from "../../authoring/scaffold.js";
 import { type Problem, type Stage } from "../../catalog/catalog.js";
 import { localized, moduleFile, repoPath } from "../../core/layout.js";
@@ -24,7 +24,8 @@ export const ORDERED_FROM = 20;
 /**
  * What a lesson (either edition) fails to show a learner who has only it: a message the stage's tests
  * compare with and the lesson's inline code does not show, a line that sets one of the lab's
- * environment variables, or a line that cites a source document the learner does not have.
+ * environment variables, a line that cites a source document the learner does not have, or a time that
+ * is not the experiment card's.
  */
 export function learnerFacing(stage: Stage, lesson: string, text: string): string[] {
   const shown = repoPath(lesson, stage.root);
@@ -40,6 +41,7 @@ export function learnerFacing(stage: Stage, lesson: string, text: string): strin
     ),
     ...environmentInstructions(text).map((problem) => `${shown}: ${problem}`),
     ...sourceCitations(text).map((problem) => `${shown}: ${problem}`),
+    ...(stage.spec ? effortMismatches(text, stage.spec.effort.minutes).map((problem) => `${shown}: ${problem}`) : []),
   ];
 }
 
