@@ -12,6 +12,7 @@ import { TARGETS, type Target } from "./lab/trees/targets.js";
 import { parseTarget, treeFor, UnknownTargetError } from "./lab/trees/trees.js";
 import { dirs } from "./lab/core/layout.js";
 import { join } from "node:path";
+import { keepCompiledCode } from "./lab/vitest/compile-cache.js";
 
 function editionFromEnvironment(): Locale {
   const chosen = chooseLocale();
@@ -41,6 +42,7 @@ function compiledCatalog() {
   }
 }
 
+keepCompiledCode();
 const locale = editionFromEnvironment();
 const target = targetFromEnvironment(locale);
 const catalog = compiledCatalog();
