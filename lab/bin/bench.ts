@@ -5,8 +5,8 @@
 //      against a bare `vitest run` of a one-assertion test: medians of interleaved runs after a warm-up.
 //      Bounds: the workspace target at most 1.3x the bare run; the solution target at most 1.5x.
 //   2. Watch mode: from saving the learner's file to vitest's result line, median of several saves,
-//      beside a bare vitest watching its one test file, saved the same way. Bound: the bare rerun plus
-//      60 ms.
+//      beside a bare vitest watching its one test file, saved the same way; both watch at once and the
+//      saves alternate between them. Bound: the bare rerun plus 60 ms.
 //   3. `npm run verify`, whole (skip with --quick), with the CPU time the machine spent meanwhile, the
 //      floor that sets on its wall time, that time by program and what the host took, and
 //      `npm run verify -- stage-04`. Bounds: 75 s and 25 s.
@@ -18,6 +18,8 @@
 //      a read_text_file round trip over stdio, the reference's median over 2026.8.31's (bound 2.0x).
 //
 // `--only loop`, `--only verify`, `--only stages`, `--only mcp` (repeatable) run some parts alone.
+// `--node 24` runs the loop's vitest (bare and course alike) on the official binary of a supported line
+// (lab/bench/node-binary.ts) instead of this process's Node.js: the lines learners have.
 //
 // Exits 1 when a bound is exceeded, so each figure is a check and not just a number.
 import { spawn } from "node:child_process";
@@ -29,9 +31,11 @@ import { $ } from "zx";
 import { type Figure, type Measure, withinBound } from "../bench/figure.js";
 import { measure as scopeFigures } from "../bench/stage-09-terminal-path-scope.js";
 import { measure as outputFigures } from "../bench/stage-10-output-decoding.js";
+import { nodeOf } from "../bench/node-binary.js";
 import { samplePrograms, stolenSeconds } from "../bench/programs.js";
 import { measure as serverFigures } from "../bench/stage-12-mcp-server.js";
 import { dirs, moduleFile, ROOT } from "../core/layout.js";
+import { enginesRange, supportedLines } from "../core/node-lines.js";
 
 const RUNS = 5;
 const SAVES = 7;
@@ -39,7 +43,11 @@ const BOUNDS = { workspace: 1.3, solution: 1.5, watchOverBareMs: 60, verifySecon
 const PARTS = ["loop", "verify", "stages", "mcp"] as const;
 type Part = (typeof PARTS)[number];
 const { values } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, only: { type: "string", multiple: true } },
+  options: {
+    quick: { type: "boolean", default: false },
+    only: { type: "string", multiple: true },
+    node: { type: "string" },
+  },
 });
 const only = values.only ?? [];
 const unknownPart = only.find((part) => !(PARTS as readonly string[]).includes(part));
@@ -47,6 +55,13 @@ if (unknownPart !== undefined) {
   console.error(`--only ${unknownPart}: not a part of the bench; use ${PARTS.join(", ")}`);
   process.exit(2);
 }
+const lines = supportedLines(enginesRange());
+if (values.node !== undefined && !lines.map(String).includes(values.node)) {
+  console.error(`--node ${values.node}: not a supported Node.js line; use one of ${lines.join(", ")}`);
+  process.exit(2);
+}
+/** The Node.js that runs the loop's vitest. */
+const loopNode = values.node === undefined ? process.execPath : await nodeOf(Number(values.node));
 /** Whether a part of the bench runs: every part by default, `--only` picks, `--quick` drops verify. */
 const runs = (part: Part) => (only.length > 0 ? only.includes(part) : !(part === "verify" && values.quick));
 
@@ -75,7 +90,7 @@ const env = { ...process.env, CI: "true", NO_COLOR: "1", FORGE_EVIDENCE: join(sc
 
 async function timed(args: readonly string[], extra: Record<string, string> = {}): Promise<number> {
   const started = performance.now();
-  const result = await $({ cwd: ROOT, env: { ...env, ...extra }, nothrow: true, quiet: true })`${process.execPath} ${vitest} ${args}`;
+  const result = await $({ cwd: ROOT, env: { ...env, ...extra }, nothrow: true, quiet: true })`${loopNode} ${vitest} ${args}`;
   if (result.exitCode !== 0)
     throw new Error(`vitest ${args.join(" ")} exited with ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);
   return (performance.now() - started) / 1000;
@@ -96,6 +111,8 @@ const verdict = (value: number, bound: number, unit: string) =>
   `${value.toFixed(2)}${unit} (bound ${bound}${unit}): ${value <= bound ? "within" : "EXCEEDED"}`;
 
 if (runs("loop")) {
+  const version = loopNode === process.execPath ? process.version : (await $({ quiet: true })`${loopNode} --version`).stdout.trim();
+  console.log(`the learner's loop, vitest on Node.js ${version}`);
   const stealBefore = stolenSeconds();
   for (const warmUp of [runBare, runSolution, runWorkspace]) await warmUp();
   const times = { bare: [] as number[], solution: [] as number[], workspace: [] as number[] };
@@ -114,9 +131,12 @@ if (runs("loop")) {
   console.log(`solution ratio  ${verdict(ratio.solution, BOUNDS.solution, "x")}`);
   ok &&= ratio.workspace <= BOUNDS.workspace && ratio.solution <= BOUNDS.solution;
 
-  /** Watch mode: the time from a save to the line that reports the rerun's result. */
-  async function watchReruns(args: readonly string[], save: () => void, extra: Record<string, string>): Promise<number[]> {
-    const child = spawn(process.execPath, [vitest, "watch", ...args], {
+  /**
+   * A vitest in watch mode, started and past its first run: `rerun` saves a file and resolves with the
+   * time from the save to the line that reports the rerun's result.
+   */
+  async function watcher(args: readonly string[], extra: Record<string, string>) {
+    const child = spawn(loopNode, [vitest, "watch", ...args], {
       cwd: ROOT,
       env: { ...env, CI: "", ...extra },
       stdio: ["pipe", "pipe", "pipe"],
@@ -147,22 +167,41 @@ if (runs("loop")) {
       });
     try {
       await result(); // the first run
-      const reruns: number[] = [];
-      for (let index = 0; index < SAVES; index += 1) {
+    } catch (error) {
+      child.kill("SIGTERM");
+      throw error;
+    }
+    return {
+      async rerun(save: () => void): Promise<number> {
+        output = ""; // anything printed since the last result is not this save's
         const done = result();
         const started = performance.now();
         save();
         await done;
-        reruns.push(performance.now() - started);
-      }
-      return reruns;
-    } finally {
-      child.kill("SIGTERM");
-    }
+        return performance.now() - started;
+      },
+      close: () => child.kill("SIGTERM"),
+    };
   }
 
-  const bareReruns = await watchReruns(["--root", bare], editBare, {});
-  const reruns = await watchReruns(["stage-01"], edit, { FORGE_TARGET: "workspace" });
+  // Both watchers stay up and the saves alternate between them, as the runs above alternate: a burst of
+  // load (or of the host taking a core) then falls on both sides instead of on one.
+  const bareWatcher = await watcher(["--root", bare], {});
+  const bareReruns: number[] = [];
+  const reruns: number[] = [];
+  try {
+    const learnerWatcher = await watcher(["stage-01"], { FORGE_TARGET: "workspace" });
+    try {
+      for (let index = 0; index < SAVES; index += 1) {
+        bareReruns.push(await bareWatcher.rerun(editBare));
+        reruns.push(await learnerWatcher.rerun(edit));
+      }
+    } finally {
+      learnerWatcher.close();
+    }
+  } finally {
+    bareWatcher.close();
+  }
   const milliseconds = (list: readonly number[]) =>
     `median ${median(list).toFixed(0)} ms  (${list.map((ms) => ms.toFixed(0)).join(", ")} ms)`;
   console.log(`bare watch mode, save → result line         ${milliseconds(bareReruns)}`);
