@@ -3,6 +3,8 @@
 // chai and the learner's zod again; with the cache, the second run reuses the first one's work: on
 // Node 24, about 0.15 s of a 0.9 s stage-01 run (`npm run bench -- --only loop --node 24`).
 import * as nodeModule from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 interface CompileCache {
   readonly enableCompileCache?: () => { readonly directory?: string };
@@ -11,10 +13,16 @@ interface CompileCache {
 /**
  * Turns the cache on for this process and, through NODE_COMPILE_CACHE, for the worker threads and
  * processes it starts after this (the API alone reaches only this thread). It uses the folder
- * NODE_COMPILE_CACHE already names, else Node's own under the temporary folder; NODE_DISABLE_COMPILE_CACHE=1
+ * NODE_COMPILE_CACHE already names, else Node's own default one under the temporary folder, named in
+ * the variable before the cache is turned on: Node keeps each version's code in a folder of its own
+ * under the one named, so a worker then lands in the same version folder. NODE_DISABLE_COMPILE_CACHE=1
  * turns it off, as it does for Node itself.
  */
 export function keepCompiledCode(): void {
-  const { directory } = (nodeModule as CompileCache).enableCompileCache?.() ?? {};
-  if (directory !== undefined) process.env.NODE_COMPILE_CACHE = directory;
+  const enable = (nodeModule as CompileCache).enableCompileCache;
+  if (enable === undefined) return;
+  const named = process.env.NODE_COMPILE_CACHE;
+  process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "node-compile-cache");
+  const { directory } = enable();
+  if (directory === undefined && named === undefined) delete process.env.NODE_COMPILE_CACHE;
 }

@@ -1,0 +1,88 @@
+// `npm test` turns on Node's cache of compiled code for itself and the workers it starts; each case runs
+// in a Node process of its own, since the cache can be turned on only once per process.
+import { execFile } from "node:child_process";
+import * as nodeModule from "node:module";
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { expect, it } from "vitest";
+import { ROOT } from "../../core/layout.js";
+import { temporaryFolder } from "../../testing.js";
+import { childEnvironment } from "../support/child.js";
+
+const SLOW = { timeout: 60_000 };
+/** Node.js 22.1 and later have the cache; Node 20 has not, and `keepCompiledCode` must then change nothing. */
+const hasCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function";
+const module = pathToFileURL(join(ROOT, "lab", "vitest", "compile-cache.ts")).href;
+
+interface Seen {
+  /** NODE_COMPILE_CACHE in the process after `keepCompiledCode()`. */
+  readonly variable: string;
+  /** The folder the process's cache is in (Node's `getCompileCacheDir`), "" when it is off. */
+  readonly folder: string;
+  /** The same folder as a worker thread started after it sees it. */
+  readonly workerFolder: string;
+}
+
+/** Node 20 has no getBuiltinModule and no cache: the expression is then "". */
+const FOLDER_NOW = `(process.getBuiltinModule?.("node:module")?.getCompileCacheDir?.() ?? "")`;
+
+function afterKeeping(extra: Record<string, string>): Promise<Seen> {
+  const inWorker = `import { parentPort } from "node:worker_threads"; parentPort.postMessage(${FOLDER_NOW});`;
+  const script = [
+    `import { keepCompiledCode } from ${JSON.stringify(module)};`,
+    `import { Worker } from "node:worker_threads";`,
+    "keepCompiledCode();",
+    `const worker = new Worker(new URL(${JSON.stringify(`data:text/javascript,${encodeURIComponent(inWorker)}`)}));`,
+    `worker.once("message", (workerFolder) => { console.log(JSON.stringify({ variable: process.env.NODE_COMPILE_CACHE ?? "", folder: ${FOLDER_NOW}, workerFolder })); worker.terminate(); });`,
+  ].join("\n");
+  // Only what the case sets: a cache variable of the shell running the tests must not decide the case.
+  const { NODE_COMPILE_CACHE: _folder, NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = childEnvironment();
+  const env = { ...inherited, ...extra };
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: ROOT, env, timeout: 50_000 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`the child failed: ${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout.trim()) as Seen),
+    );
+  });
+}
+
+it("uses the folder NODE_COMPILE_CACHE names, and a worker started after it uses the same cache", SLOW, async () => {
+  const given = temporaryFolder();
+  const seen = await afterKeeping({ NODE_COMPILE_CACHE: given });
+  if (!hasCache) {
+    expect(seen, `Node ${process.version} has no compile cache: the variable stays as given`).toEqual({
+      variable: given,
+      folder: "",
+      workerFolder: "",
+    });
+    return;
+  }
+  expect(seen.variable, "the variable stays as given").toBe(given);
+  expect(dirname(seen.folder), "the process's cache is a version folder in the folder given").toBe(given);
+  expect(seen.workerFolder, "the worker's cache is the process's, not a folder nested below it").toBe(seen.folder);
+  expect(readdirSync(seen.folder).length, `compiled code written under ${seen.folder}`).toBeGreaterThan(0);
+});
+
+it("turns nothing on when NODE_DISABLE_COMPILE_CACHE=1, as Node itself does", SLOW, async () => {
+  const seen = await afterKeeping({ NODE_DISABLE_COMPILE_CACHE: "1" });
+  expect(seen, "no folder is named, and neither the process nor its worker keeps code").toEqual({
+    variable: "",
+    folder: "",
+    workerFolder: "",
+  });
+});
+
+it("uses Node's own folder when none is named, for its workers too, and none on a Node without the cache", SLOW, async () => {
+  const seen = await afterKeeping({});
+  if (!hasCache) {
+    expect(seen, `Node ${process.version} has no compile cache`).toEqual({ variable: "", folder: "", workerFolder: "" });
+    return;
+  }
+  expect(seen.folder, "the process keeps code").not.toBe("");
+  expect(seen.variable, "the variable names the parent of the process's version folder").toBe(dirname(seen.folder));
+  expect(seen.workerFolder, "and the worker keeps its code in the same folder").toBe(seen.folder);
+});
