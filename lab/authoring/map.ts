@@ -99,11 +99,11 @@ export function pathCells(stage: PathStage, path: readonly PathStage[], locale: 
   const provides = `${stage.modules.map((module) => `\`${module}\``).join(", ")}: ${stage.exports.map((name) => `\`${name}\``).join(", ")}`;
   if (locale === "zh-CN") {
     const stages = (ids: readonly string[]) => `阶段 ${listOf(numbers(ids, path), locale)}`;
-    const users = stage.usedBy.length === 0 ? "" : `；${stages(stage.usedBy)} 导入它`;
+    const users = stage.usedBy.length === 0 ? "" : `；${stages(stage.usedBy)} 导入本模块`;
     return {
       dependsOn: stage.dependsOn.length === 0 ? "无" : stages(stage.dependsOn),
       provides,
-      constrainedBy: `它的 ${stage.tests} 个测试${users}`,
+      constrainedBy: `${stage.tests} 个测试${users}`,
     };
   }
   const stages = (ids: readonly string[]) => `stage${ids.length === 1 ? "" : "s"} ${listOf(numbers(ids, path))}`;
