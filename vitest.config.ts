@@ -12,7 +12,7 @@ import { TARGETS, type Target } from "./lab/trees/targets.js";
 import { parseTarget, treeFor, UnknownTargetError } from "./lab/trees/trees.js";
 import { dirs } from "./lab/core/layout.js";
 import { join } from "node:path";
-import { keepCompiledCode } from "./lab/vitest/compile-cache.js";
+import { keepCompiledCode } from "./lab/vitest/compile-cache.mjs";
 
 function editionFromEnvironment(): Locale {
   const chosen = chooseLocale();

@@ -1,6 +1,6 @@
 // `npm run bench`: the learner's loop and the proof, measured against a baseline taken in the same run.
 //
-//   1. `vitest run stage-01` on the solution tree and on a learner's workspace (a passing module whose
+//   1. `npm test`'s command (lab/bin/test.mjs) running stage-01 on the solution tree and on a learner's workspace (a passing module whose
 //      content changes before every run, as after an edit, so its type-check is never a cached one),
 //      against a bare `vitest run` of a one-assertion test: medians of interleaved runs after a warm-up.
 //      Bounds: the workspace target at most 1.3x the bare run; the solution target at most 1.5x.
@@ -65,7 +65,8 @@ const loopNode = values.node === undefined ? process.execPath : await nodeOf(Num
 /** Whether a part of the bench runs: every part by default, `--only` picks, `--quick` drops verify. */
 const runs = (part: Part) => (only.length > 0 ? only.includes(part) : !(part === "verify" && values.quick));
 
-const vitest = join(ROOT, "node_modules", "vitest", "vitest.mjs");
+/** A bare vitest is vitest's own command; the course's runs are `npm test`'s (lab/bin/test.mjs). */
+const bareVitest = join(ROOT, "node_modules", "vitest", "vitest.mjs");
 // Inside the checkout (vitest's watcher ignores node_modules) and git-ignored.
 const scratch = join(dirs.labState, "bench");
 rmSync(scratch, { recursive: true, force: true });
@@ -88,9 +89,9 @@ const editBare = () => writeFileSync(bareTest, `${bareSource}// edit ${++edits}\
 
 const env = { ...process.env, CI: "true", NO_COLOR: "1", FORGE_EVIDENCE: join(scratch, "evidence"), FORGE_WORKSPACE: workspace };
 
-async function timed(args: readonly string[], extra: Record<string, string> = {}): Promise<number> {
+async function timed(command: string, args: readonly string[], extra: Record<string, string> = {}): Promise<number> {
   const started = performance.now();
-  const result = await $({ cwd: ROOT, env: { ...env, ...extra }, nothrow: true, quiet: true })`${loopNode} ${vitest} ${args}`;
+  const result = await $({ cwd: ROOT, env: { ...env, ...extra }, nothrow: true, quiet: true })`${loopNode} ${command} ${args}`;
   if (result.exitCode !== 0)
     throw new Error(`vitest ${args.join(" ")} exited with ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);
   return (performance.now() - started) / 1000;
@@ -99,11 +100,11 @@ async function timed(args: readonly string[], extra: Record<string, string> = {}
 const median = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
 const seconds = (value: number) => `${value.toFixed(2)} s`;
 
-const runBare = () => timed(["run", "--root", bare]);
-const runSolution = () => timed(["run", "stage-01"], { FORGE_TARGET: "solution" });
+const runBare = () => timed(bareVitest, ["run", "--root", bare]);
+const runSolution = () => timed(dirs.testCommand, ["run", "stage-01"], { FORGE_TARGET: "solution" });
 const runWorkspace = () => {
   edit();
-  return timed(["run", "stage-01"], { FORGE_TARGET: "workspace" });
+  return timed(dirs.testCommand, ["run", "stage-01"], { FORGE_TARGET: "workspace" });
 };
 
 let ok = true;
@@ -135,8 +136,8 @@ if (runs("loop")) {
    * A vitest in watch mode, started and past its first run: `rerun` saves a file and resolves with the
    * time from the save to the line that reports the rerun's result.
    */
-  async function watcher(args: readonly string[], extra: Record<string, string>) {
-    const child = spawn(loopNode, [vitest, "watch", ...args], {
+  async function watcher(command: string, args: readonly string[], extra: Record<string, string>) {
+    const child = spawn(loopNode, [command, "watch", ...args], {
       cwd: ROOT,
       env: { ...env, CI: "", ...extra },
       stdio: ["pipe", "pipe", "pipe"],
@@ -186,11 +187,11 @@ if (runs("loop")) {
 
   // Both watchers stay up and the saves alternate between them, as the runs above alternate: a burst of
   // load (or of the host taking a core) then falls on both sides instead of on one.
-  const bareWatcher = await watcher(["--root", bare], {});
+  const bareWatcher = await watcher(bareVitest, ["--root", bare], {});
   const bareReruns: number[] = [];
   const reruns: number[] = [];
   try {
-    const learnerWatcher = await watcher(["stage-01"], { FORGE_TARGET: "workspace" });
+    const learnerWatcher = await watcher(dirs.testCommand, ["stage-01"], { FORGE_TARGET: "workspace" });
     try {
       for (let index = 0; index < SAVES; index += 1) {
         bareReruns.push(await bareWatcher.rerun(editBare));

@@ -2,9 +2,8 @@
 // 1 refused or failed, 2 a usage mistake (an unknown command, stage, option or target). Every word a
 // learner reads comes from the edition's table (lab/cli/words/); main.ts chooses the edition.
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import type { Catalog } from "../catalog/catalog.js";
-import { ROOT, repoPath } from "../core/layout.js";
+import { dirs, ROOT, repoPath } from "../core/layout.js";
 import { npmCommand } from "../core/npm.js";
 import { colourEnvironment } from "../core/style.js";
 import type { Locale } from "../core/locale.js";
@@ -255,7 +254,7 @@ function isCommand(name: string): name is CommandName {
 const COMMAND_NAMES = Object.keys(COMMAND_TABLE).filter(isCommand);
 
 function runVitest(args: readonly string[], env: Record<string, string>): Promise<number> {
-  return runInherited(process.execPath, [join(ROOT, "node_modules", "vitest", "vitest.mjs"), ...args], env);
+  return runInherited(process.execPath, [dirs.testCommand, ...args], env);
 }
 
 /** Runs a child whose output is ours, and answers its exit status. */

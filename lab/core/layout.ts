@@ -55,6 +55,8 @@ export function layoutOf(root: string) {
     packageJson: join(root, "package.json"),
     /** The package's `forge-lab` command (`node lab/bin/forge-lab.mjs serve <root>` for an MCP client). */
     labCommand: join(root, "lab", "bin", "forge-lab.mjs"),
+    /** `npm test`'s command: vitest, with Node's cache of compiled code on from its first module. */
+    testCommand: join(root, "lab", "bin", "test.mjs"),
   } as const;
 }
 

@@ -1,19 +1,20 @@
-// `npm test` turns on Node's cache of compiled code for itself and the workers it starts; each case runs
-// in a Node process of its own, since the cache can be turned on only once per process.
+// `npm test` turns on Node's cache of compiled code for itself and the workers it starts, from its first
+// module on; each case runs in a Node process of its own, since the cache can be turned on only once per
+// process.
 import { execFile } from "node:child_process";
 import * as nodeModule from "node:module";
-import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, it } from "vitest";
-import { ROOT } from "../../core/layout.js";
+import { dirs, ROOT } from "../../core/layout.js";
 import { temporaryFolder } from "../../testing.js";
 import { childEnvironment } from "../support/child.js";
 
 const SLOW = { timeout: 60_000 };
 /** Node.js 22.1 and later have the cache; Node 20 has not, and `keepCompiledCode` must then change nothing. */
 const hasCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function";
-const module = pathToFileURL(join(ROOT, "lab", "vitest", "compile-cache.ts")).href;
+const module = pathToFileURL(join(ROOT, "lab", "vitest", "compile-cache.mjs")).href;
 
 interface Seen {
   /** NODE_COMPILE_CACHE in the process after `keepCompiledCode()`. */
@@ -85,4 +86,35 @@ it("uses Node's own folder when none is named, for its workers too, and none on 
   expect(seen.folder, "the process keeps code").not.toBe("");
   expect(seen.variable, "the variable names the parent of the process's version folder").toBe(dirname(seen.folder));
   expect(seen.workerFolder, "and the worker keeps its code in the same folder").toBe(seen.folder);
+});
+
+/** Runs a command of vitest's with a temporary folder of its own, where Node's default cache folder then is. */
+function versionIn(command: string, temporary: string): Promise<string> {
+  const { NODE_COMPILE_CACHE: _folder, NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = childEnvironment();
+  const env = { ...inherited, TMPDIR: temporary, TMP: temporary, TEMP: temporary };
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [command, "--version"], { cwd: ROOT, env, timeout: 50_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${command} --version failed: ${error.message}\n${stderr}`)) : resolve(stdout.trim()),
+    );
+  });
+}
+
+it("runs npm test's vitest with the cache on before vitest's first module, which vitest's own command does not", SLOW, async () => {
+  const scripts = (JSON.parse(readFileSync(dirs.packageJson, "utf8")) as { scripts: Record<string, string> }).scripts;
+  expect(scripts.test, "npm test's script").toBe(`node ${relative(ROOT, dirs.testCommand).split(sep).join("/")}`);
+  // `--version` reads no configuration: whatever is kept was turned on before vitest's modules loaded.
+  const ours = temporaryFolder();
+  const bare = temporaryFolder();
+  const version = await versionIn(dirs.testCommand, ours);
+  expect(version, "npm test's command is vitest").toMatch(/^vitest\/\d+\.\d+\.\d+ /);
+  expect(await versionIn(join(ROOT, "node_modules", "vitest", "vitest.mjs"), bare), "vitest's own command").toBe(version);
+  expect(existsSync(join(bare, "node-compile-cache")), "vitest's own command keeps no compiled code").toBe(false);
+  const kept = join(ours, "node-compile-cache");
+  if (!hasCache) {
+    expect(existsSync(kept), `Node ${process.version} has no compile cache`).toBe(false);
+    return;
+  }
+  const versions = readdirSync(kept);
+  expect(versions.length, `one version folder under ${kept}`).toBe(1);
+  expect(readdirSync(join(kept, versions[0] ?? "")).length, "vitest's modules compiled and kept").toBeGreaterThan(0);
 });

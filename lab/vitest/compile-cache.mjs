@@ -1,14 +1,11 @@
 // Node's on-disk cache of compiled code (Node.js 22.1 and later; Node 20 has none and is left as it is).
 // A learner's `npm test` starts Node and a worker thread afresh on every run, and each compiles vitest,
-// chai and the learner's zod again; with the cache, the second run reuses the first one's work: on
-// Node 24, about 0.15 s of a 0.9 s stage-01 run (`npm run bench -- --only loop --node 24`).
+// chai and the learner's zod again; with the cache, the second run reuses the first one's work.
+// Plain JavaScript: `npm test`'s command (lab/bin/test.mjs) calls it before any TypeScript loader or
+// vitest module is loaded. Its type is in compile-cache.d.mts.
 import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-interface CompileCache {
-  readonly enableCompileCache?: () => { readonly directory?: string };
-}
 
 /**
  * Turns the cache on for this process and, through NODE_COMPILE_CACHE, for the worker threads and
@@ -18,8 +15,9 @@ interface CompileCache {
  * under the one named, so a worker then lands in the same version folder. NODE_DISABLE_COMPILE_CACHE=1
  * turns it off, as it does for Node itself.
  */
-export function keepCompiledCode(): void {
-  const enable = (nodeModule as CompileCache).enableCompileCache;
+export function keepCompiledCode() {
+  /** @type {(() => { directory?: string }) | undefined} */
+  const enable = "enableCompileCache" in nodeModule ? nodeModule.enableCompileCache : undefined;
   if (enable === undefined) return;
   const named = process.env.NODE_COMPILE_CACHE;
   process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "node-compile-cache");
