@@ -10,5 +10,12 @@ import { pathToFileURL } from "node:url";
 import { keepCompiledCode } from "../vitest/compile-cache.mjs";
 
 keepCompiledCode();
-const vitest = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
+let vitest;
+try {
+  vitest = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
+} catch {
+  // Before `npm ci`, or after node_modules went away: one line, not a resolver's stack.
+  console.error("npm test: vitest is not installed in this checkout; run npm ci first.");
+  process.exit(1);
+}
 await import(pathToFileURL(vitest).href);

@@ -3,7 +3,7 @@
 // process.
 import { execFile } from "node:child_process";
 import * as nodeModule from "node:module";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, it } from "vitest";
@@ -117,4 +117,28 @@ it("runs npm test's vitest with the cache on before vitest's first module, which
   const versions = readdirSync(kept);
   expect(versions.length, `one version folder under ${kept}`).toBe(1);
   expect(readdirSync(join(kept, versions[0] ?? "")).length, "vitest's modules compiled and kept").toBeGreaterThan(0);
+});
+
+it("says in one line that vitest is missing when npm test runs before npm ci, without a stack", SLOW, async () => {
+  // The command and the module it loads first, in a folder with no node_modules above it.
+  const checkout = temporaryFolder();
+  for (const file of [dirs.testCommand, join(ROOT, "lab", "vitest", "compile-cache.mjs")]) {
+    const copy = join(checkout, relative(ROOT, file));
+    mkdirSync(dirname(copy), { recursive: true });
+    copyFileSync(file, copy);
+  }
+  const { NODE_COMPILE_CACHE: _folder, ...env } = childEnvironment();
+  const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [join(checkout, relative(ROOT, dirs.testCommand)), "run"],
+      { cwd: checkout, env: { ...env, NODE_DISABLE_COMPILE_CACHE: "1" }, timeout: 50_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+  expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }, "npm test's command without node_modules").toEqual({
+    code: 1,
+    stdout: "",
+    stderr: "npm test: vitest is not installed in this checkout; run npm ci first.\n",
+  });
 });
