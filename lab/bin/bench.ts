@@ -1,7 +1,8 @@
 // `npm run bench`: the learner's loop and the proof, measured against a baseline taken in the same run.
 //
-//   1. `npm test`'s command (lab/bin/test.mjs) running stage-01 on the solution tree and on a learner's workspace (a passing module whose
-//      content changes before every run, as after an edit, so its type-check is never a cached one),
+//   1. `npm test`'s command (lab/bin/test.mjs) running stage-01 on the solution tree and on a learner's
+//      workspace (a passing module whose content changes before every run, as after an edit, so its
+//      type-check is never a cached one),
 //      against a bare `vitest run` of a one-assertion test: medians of interleaved runs after a warm-up.
 //      Bounds: the workspace target at most 1.3x the bare run; the solution target at most 1.5x.
 //   2. Watch mode: from saving the learner's file to vitest's result line, median of several saves,
