@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: vitest, with Node's cache of compiled code turned on before vitest's first module loads
-// (lab/vitest/compile-cache.mjs). The configuration turns it on too, for a vitest started some other way
-// (an editor's), but by then the process has compiled vitest's and vite's own modules: on Node 22 to
-// 26 the cache from the first module on saves 50–70 ms of a 0.7–0.9 s `npm test -- stage-01 --run`.
-// Vite's own command turns the cache on the same way.
+// (lab/vitest/compile-cache.mjs), and `vitest.config.ts` loaded from a bundle made once
+// (lab/vitest/config-bundle.mjs) instead of bundled again on every run. The configuration turns the
+// cache on too, for a vitest started some other way (an editor's), but by then the process has compiled
+// vitest's and vite's own modules: on Node 22 to 26 the cache from the first module on saves 50–70 ms of
+// a 0.7–0.9 s `npm test -- stage-01 --run`, and the bundle about 100 ms more. Vite's own command turns
+// the cache on the same way.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundledConfig, choosesItsOwnConfig } from "../vitest/config-bundle.mjs";
 import { keepCompiledCode } from "../vitest/compile-cache.mjs";
 
 keepCompiledCode();
@@ -17,5 +20,11 @@ try {
   // Before `npm ci`, or after node_modules went away: one line, not a resolver's stack.
   console.error("npm test: vitest is not installed in this checkout; run npm ci first.");
   process.exit(1);
+}
+if (!choosesItsOwnConfig(process.argv.slice(2))) {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const bundle = await bundledConfig(join(root, "vitest.config.ts"), join(root, "node_modules", ".cache", "forge-lab", "vitest-config"));
+  // Before the command's own words, so that a trailing `--` or an option's value cannot swallow these.
+  if (bundle !== null) process.argv.splice(2, 0, "--config", bundle.path, "--configLoader", "native");
 }
 await import(pathToFileURL(vitest).href);

@@ -20,18 +20,28 @@ import { testWords } from "../vitest/words/index.js";
 /** The error a run ends with when a verification.json could not be written. */
 export const EVIDENCE_NOT_WRITTEN_ERROR = "EvidenceNotWritten";
 
-/** The checkout's commit and whether it has changes; null outside a git checkout or without git. */
-async function gitState(): Promise<Verification["git"]> {
-  const git = (...args: string[]) =>
-    new Promise<string>((resolve, reject) =>
-      execFile("git", args, { cwd: ROOT, encoding: "utf8" }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
-    );
-  try {
-    const [commit, status] = await Promise.all([git("rev-parse", "HEAD"), git("status", "--porcelain")]);
-    return { commit, dirty: status !== "" };
-  } catch {
-    return null;
-  }
+/**
+ * The commit and whether anything differs from it, from `git status --porcelain=v2 --branch`: a header
+ * `# branch.oid` names the commit (`(initial)` before the first one), and every line that is not a header
+ * is a change, an untracked file included. Null when there is no commit yet.
+ */
+export function parseGitStatus(output: string): Verification["git"] {
+  const lines = output.split("\n").filter((line) => line !== "");
+  const oid = lines.find((line) => line.startsWith("# branch.oid "))?.slice("# branch.oid ".length);
+  if (oid === undefined || !/^[0-9a-f]{40,64}$/.test(oid)) return null;
+  return { commit: oid, dirty: lines.some((line) => !line.startsWith("# ")) };
+}
+
+/**
+ * The checkout's commit and whether it has changes; null outside a git checkout or without git. One git
+ * process, not two: starting a process is a good part of what the evidence costs a test run's start.
+ */
+export function gitState(): Promise<Verification["git"]> {
+  return new Promise((resolve) =>
+    execFile("git", ["status", "--porcelain=v2", "--branch"], { cwd: ROOT, encoding: "utf8" }, (error, stdout) =>
+      resolve(error ? null : parseGitStatus(stdout)),
+    ),
+  );
 }
 
 function packageVersion(): string {

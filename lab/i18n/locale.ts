@@ -35,7 +35,8 @@ const processEnv = (): Environment => (globalThis as { process?: { env: Environm
 
 /**
  * The language of the lab CLI's messages: FORGE_LANG when set, else the system locale in POSIX order
- * (LC_ALL, LC_MESSAGES, LANG), else the locale Node reports (Windows sets none of the variables).
+ * (LC_ALL, LC_MESSAGES, LANG), else the locale Node reports (Windows sets none of the variables, and many
+ * containers set only `C.UTF-8`, which names no language).
  * Throws an UnknownLocaleError when FORGE_LANG names no edition.
  */
 export function localeFromEnvironment(env: Environment = processEnv(), systemTag?: string): Locale {
@@ -44,7 +45,16 @@ export function localeFromEnvironment(env: Environment = processEnv(), systemTag
     const edition = editionOf(env[name]);
     if (edition) return edition;
   }
-  return editionOf(systemTag ?? Intl.DateTimeFormat().resolvedOptions().locale) ?? "en";
+  return editionOf(systemTag ?? systemLocale()) ?? "en";
+}
+
+/**
+ * The locale Node reports for the system (ICU's default), read through the cheapest of Intl's services:
+ * every service resolves the same default, but a date formatter loads its calendar data first, 16 ms of
+ * a test run's start on Node 24 against 0.3 ms for plural rules.
+ */
+function systemLocale(): string {
+  return new Intl.PluralRules().resolvedOptions().locale;
 }
 
 // The one message a process may need before it knows its edition: FORGE_LANG names none. It is said in

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -5,9 +6,10 @@ import addFormats from "ajv-formats";
 import { expect, it } from "vitest";
 import { buildVerification, evidenceFile, type RunFacts } from "../../evidence/build.js";
 import { writeFileAtomic } from "../../core/files.js";
-import { dirs } from "../../core/layout.js";
+import { dirs, ROOT } from "../../core/layout.js";
 import { exportedSchemas } from "../../authoring/schemas.js";
 import { readVerification, type TestResult } from "../../evidence/schema.js";
+import { gitState, parseGitStatus } from "../../evidence/reporter.js";
 import { ciRun } from "../../evidence/run.js";
 import { temporaryFolder } from "../../testing.js";
 
@@ -160,4 +162,31 @@ it("reads a version 1 file as version 2 with no run, and refuses a version it do
     /run/,
   );
   expect(readVerification({ ...v1, schemaVersion: 3 }).ok, "schema version 3").toBe(false);
+});
+
+it("reads the commit and whether the checkout has changes from one git status", async () => {
+  const commit = "c".repeat(40);
+  const header = `# branch.oid ${commit}\n# branch.head main\n`;
+  expect(
+    {
+      clean: parseGitStatus(header),
+      "a changed file": parseGitStatus(`${header}1 .M N... 100644 100644 100644 ${"d".repeat(40)} ${"d".repeat(40)} lab/core/files.ts\n`),
+      "an untracked file": parseGitStatus(`${header}? workspace/forge/tools/registry.ts\n`),
+      "no commit yet": parseGitStatus("# branch.oid (initial)\n# branch.head main\n? README.md\n"),
+      "not git's output": parseGitStatus("fatal: not a git repository\n"),
+    },
+    "the git state read from each status",
+  ).toEqual({
+    clean: { commit, dirty: false },
+    "a changed file": { commit, dirty: true },
+    "an untracked file": { commit, dirty: true },
+    "no commit yet": null,
+    "not git's output": null,
+  });
+  // And as git itself says of this checkout, with the two commands the one status stands for.
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+  expect(await gitState(), "this checkout's git state").toEqual({
+    commit: git("rev-parse", "HEAD"),
+    dirty: git("status", "--porcelain") !== "",
+  });
 });

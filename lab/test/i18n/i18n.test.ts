@@ -32,6 +32,13 @@ it("reads FORGE_LANG first, then LC_ALL, LC_MESSAGES and LANG in that order, the
   });
 });
 
+it("falls back to the locale every Intl service resolves when no variable names a language", () => {
+  const reported = Intl.DateTimeFormat().resolvedOptions().locale;
+  expect(localeFromEnvironment({ LANG: "C.UTF-8" }), `the edition for a system Node reports as ${reported}`).toBe(
+    editionOf(reported) ?? "en",
+  );
+});
+
 it("passes over C, POSIX and an empty FORGE_LANG to the next thing that names a language", () => {
   const chosen = {
     "LC_ALL=C": localeFromEnvironment({ LC_ALL: "C", LANG: "zh_CN.UTF-8" }, "en-US"),
