@@ -63,6 +63,8 @@ function currentBundle(cacheDir, configFile) {
   for (const input of manifest.inputs) {
     if (!Array.isArray(input) || typeof input[0] !== "string" || !isAbsolute(input[0])) return null;
     try {
+      // A FIFO where a module was would block the read forever; it is not what was bundled either.
+      if (!statSync(input[0]).isFile()) return null;
       now.push([input[0], sha256(readFileSync(input[0]))]);
     } catch {
       return null;
@@ -100,6 +102,7 @@ async function makeBundle(cacheDir, configFile) {
             const loader = LOADERS[/** @type {keyof typeof LOADERS} */ (extname(path))];
             if (loader === undefined)
               throw new Error(`${relative(dirname(configFile), path)}: not a kind of file the configuration may import`);
+            if (!statSync(path).isFile()) throw new Error(`${relative(dirname(configFile), path)}: not a regular file`);
             const bytes = readFileSync(path);
             inputs.push([path, sha256(bytes)]);
             const url = JSON.stringify(pathToFileURL(path).href);
@@ -122,8 +125,10 @@ async function makeBundle(cacheDir, configFile) {
   writeWhole(manifestOf(cacheDir, configFile), `${JSON.stringify({ format: FORMAT, config: configFile, bundle, inputs }, null, 2)}\n`);
   for (const name of readdirSync(cacheDir)) {
     const old = join(cacheDir, name);
-    if (old !== bundle && /^config-[0-9a-f]{64}\.mjs$/.test(name) && Date.now() - statSync(old).mtimeMs > KEEP_OLD_MS)
-      rmSync(old, { force: true });
+    if (old === bundle || !/^config-[0-9a-f]{64}\.mjs$/.test(name)) continue;
+    // Another run may have removed it first.
+    const age = Date.now() - (statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > KEEP_OLD_MS) rmSync(old, { force: true });
   }
   return bundle;
 }

@@ -2,6 +2,7 @@
 // What these prove: a bundle keeps each file's own `import.meta`, is made again whenever a file it was made
 // from changes or goes away, is left to vitest whenever it cannot be made, and is not used when the
 // command line names a configuration or root of its own.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -64,6 +65,14 @@ it("leaves the configuration to vitest when no bundle can be made, and never thr
   const gone = fixture(context.onTestFinished);
   expect((await bundledConfig(gone.config, gone.cache))?.made, "the module's bundle, made while it exists").toBe(true);
   rmSync(gone.library);
+  // A FIFO where the module was, after a bundle was made and before any: a read would block forever.
+  const piped = fixture(context.onTestFinished);
+  await bundledConfig(piped.config, piped.cache);
+  rmSync(piped.library);
+  execFileSync("mkfifo", [piped.library]);
+  const pipedFirst = fixture(context.onTestFinished);
+  rmSync(pipedFirst.library);
+  execFileSync("mkfifo", [pipedFirst.library]);
   const blocked = fixture(context.onTestFinished);
   writeFileSync(blocked.cache, "a file where the cache folder belongs\n");
   expect(
@@ -71,12 +80,16 @@ it("leaves the configuration to vitest when no bundle can be made, and never thr
       "a syntax error in the configuration": await bundledConfig(broken.config, broken.cache),
       "an imported module gone since the last bundle": await bundledConfig(gone.config, gone.cache),
       "a file where the cache folder belongs": await bundledConfig(blocked.config, blocked.cache),
+      "a FIFO where a bundled module was": await bundledConfig(piped.config, piped.cache),
+      "a FIFO where the module belongs, before any bundle": await bundledConfig(pipedFirst.config, pipedFirst.cache),
     },
     "the bundle, when none can be made",
   ).toEqual({
     "a syntax error in the configuration": null,
     "an imported module gone since the last bundle": null,
     "a file where the cache folder belongs": null,
+    "a FIFO where a bundled module was": null,
+    "a FIFO where the module belongs, before any bundle": null,
   });
 });
 
