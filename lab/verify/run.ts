@@ -1,8 +1,6 @@
-// `npm run verify`: every (stage, tree) project in one vitest process, beside the repository's own suites,
-// the type-check and lint, then every judge over what ran.
 // `npm run verify`: the project's own proof. In one vitest process it runs every stage against its
-// solution, faulty and start trees, plus the lab engine's tests, while the compiler type-checks the
-// repository. Then it judges each stage: the solution passes, the fault is caught exactly by its named
+// solution, faulty and start trees, beside the lab engine's and the site's suites, while the compiler
+// type-checks the repository and lint runs. Then it judges each stage: the solution passes, the fault is caught exactly by its named
 // test, the starting point fails because the module is missing, and the spec is complete.
 import { availableParallelism } from "node:os";
 import type { TestModule } from "vitest/node";
