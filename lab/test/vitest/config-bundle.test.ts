@@ -2,9 +2,10 @@
 // What these prove: a bundle keeps each file's own `import.meta`, is made again whenever a file it was made
 // from changes or goes away, is left to vitest whenever it cannot be made, and is not used when the
 // command line names a configuration or root of its own.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { pathToFileURL } from "node:url";
 import { expect, it, type TestContext } from "vitest";
 import { bundledConfig, choosesItsOwnConfig } from "../../vitest/config-bundle.mjs";
@@ -57,6 +58,22 @@ it("bundles a configuration once, keeps each file's own import.meta, and bundles
 
   rmSync(edited?.path ?? "");
   expect((await bundledConfig(config, cache))?.made, "after the bundle the manifest names was removed").toBe(true);
+});
+
+it("gives two commands started at once the same whole bundle, and leaves no partial file behind", { timeout: 60_000 }, async (context) => {
+  const { config, cache } = fixture(context.onTestFinished);
+  const module = new URL("../../vitest/config-bundle.mjs", import.meta.url).href;
+  const script = `const { bundledConfig } = await import(${JSON.stringify(module)}); console.log(JSON.stringify(await bundledConfig(${JSON.stringify(config)}, ${JSON.stringify(cache)})));`;
+  const both = await Promise.all(
+    [1, 2].map(() => promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 50_000 })),
+  );
+  const [first, second] = both.map(({ stdout }) => JSON.parse(stdout) as { path: string; made: boolean } | null);
+  expect({ same: first?.path === second?.path, found: first !== null }, "the two commands' bundles").toEqual({ same: true, found: true });
+  expect(await loaded(first?.path ?? ""), "what the bundle exports").toMatchObject({ answer: 42 });
+  expect(
+    readdirSync(cache).filter((name) => name.endsWith(".tmp")),
+    "files left half written",
+  ).toEqual([]);
 });
 
 it("leaves the configuration to vitest when no bundle can be made, and never throws", async (context) => {
