@@ -17,7 +17,7 @@ const FORMAT = 1;
 /** How esbuild reads each kind of file the configuration may import. */
 const LOADERS = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".js": "js", ".mjs": "js", ".cjs": "js", ".json": "json" };
 
-/** A bundle this much older than a new one is removed; a run that read the manifest just before may still load it. */
+/** A bundle (or a half-written file) this much older than a new one is removed; a run that read the manifest just before may still load it. */
 const KEEP_OLD_MS = 10 * 60 * 1000;
 
 const sha256 = (/** @type {string | Buffer} */ content) => createHash("sha256").update(content).digest("hex");
@@ -125,7 +125,9 @@ async function makeBundle(cacheDir, configFile) {
   writeWhole(manifestOf(cacheDir, configFile), `${JSON.stringify({ format: FORMAT, config: configFile, bundle, inputs }, null, 2)}\n`);
   for (const name of readdirSync(cacheDir)) {
     const old = join(cacheDir, name);
-    if (old === bundle || !/^config-[0-9a-f]{64}\.mjs$/.test(name)) continue;
+    // Old bundles, and what a run killed while writing left behind.
+    if (old === bundle || !/^(config-[0-9a-f]{64}\.mjs|(config-[0-9a-f]{64}\.mjs|manifest-[0-9a-f]{16}\.json)\.\d+\.tmp)$/.test(name))
+      continue;
     // Another run may have removed it first.
     const age = Date.now() - (statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     if (age > KEEP_OLD_MS) rmSync(old, { force: true });

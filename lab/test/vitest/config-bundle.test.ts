@@ -3,7 +3,7 @@
 // from changes or goes away, is left to vitest whenever it cannot be made, and is not used when the
 // command line names a configuration or root of its own.
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { pathToFileURL } from "node:url";
@@ -76,6 +76,36 @@ it("gives two commands started at once the same whole bundle, and leaves no part
   ).toEqual([]);
 });
 
+it("removes old bundles and what a killed run left half written when it makes a new bundle, and keeps recent ones", async (context) => {
+  const { config, library, cache } = fixture(context.onTestFinished);
+  await bundledConfig(config, cache);
+  const hour = new Date(Date.now() - 60 * 60 * 1000);
+  const names = {
+    old: `config-${"a".repeat(64)}.mjs`,
+    recent: `config-${"b".repeat(64)}.mjs`,
+    "half written by a killed run": `config-${"c".repeat(64)}.mjs.4242.tmp`,
+    "a manifest half written by a killed run": `manifest-${"d".repeat(16)}.json.4242.tmp`,
+    "a file of someone else's": "notes.txt",
+  };
+  for (const [label, name] of Object.entries(names)) {
+    writeFileSync(join(cache, name), "");
+    if (label !== "recent") utimesSync(join(cache, name), hour, hour);
+  }
+  writeFileSync(library, readFileSync(library, "utf8").replace("42", "43"));
+  await bundledConfig(config, cache);
+  const left = readdirSync(cache);
+  expect(
+    Object.fromEntries(Object.entries(names).map(([label, name]) => [label, left.includes(name)])),
+    "whether each file is still there after a new bundle",
+  ).toEqual({
+    old: false,
+    recent: true,
+    "half written by a killed run": false,
+    "a manifest half written by a killed run": false,
+    "a file of someone else's": true,
+  });
+});
+
 it("leaves the configuration to vitest when no bundle can be made, and never throws", async (context) => {
   const broken = fixture(context.onTestFinished);
   writeFileSync(broken.config, "export default {\n");
@@ -90,6 +120,10 @@ it("leaves the configuration to vitest when no bundle can be made, and never thr
   const pipedFirst = fixture(context.onTestFinished);
   rmSync(pipedFirst.library);
   execFileSync("mkfifo", [pipedFirst.library]);
+  const folder = fixture(context.onTestFinished);
+  await bundledConfig(folder.config, folder.cache);
+  rmSync(folder.library);
+  mkdirSync(folder.library);
   const blocked = fixture(context.onTestFinished);
   writeFileSync(blocked.cache, "a file where the cache folder belongs\n");
   expect(
@@ -98,6 +132,7 @@ it("leaves the configuration to vitest when no bundle can be made, and never thr
       "an imported module gone since the last bundle": await bundledConfig(gone.config, gone.cache),
       "a file where the cache folder belongs": await bundledConfig(blocked.config, blocked.cache),
       "a FIFO where a bundled module was": await bundledConfig(piped.config, piped.cache),
+      "a folder where a bundled module was": await bundledConfig(folder.config, folder.cache),
       "a FIFO where the module belongs, before any bundle": await bundledConfig(pipedFirst.config, pipedFirst.cache),
     },
     "the bundle, when none can be made",
@@ -106,6 +141,7 @@ it("leaves the configuration to vitest when no bundle can be made, and never thr
     "an imported module gone since the last bundle": null,
     "a file where the cache folder belongs": null,
     "a FIFO where a bundled module was": null,
+    "a folder where a bundled module was": null,
     "a FIFO where the module belongs, before any bundle": null,
   });
 });
