@@ -1,9 +1,9 @@
 // `npm run verify:soak -- --runs N --load K`: runs `npm run verify` N times, one after another, while K
 // busy-loop processes hold the CPUs, and prints `N passed, M failed` with what failed in each run. A
 // proof that fails at random teaches people to ignore it; this is how we check that ours does not.
-import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { $ } from "zx";
+import { $, type ProcessPromise } from "zx";
+import { busyLoop } from "../bench/load.js";
 import { ROOT } from "../core/layout.js";
 
 const { values } = parseArgs({
@@ -21,11 +21,6 @@ const count = (name: string, value: string | undefined): number => {
 const runs = count("runs", values.runs);
 const load = count("load", values.load);
 
-/** A process that keeps one CPU busy until it is killed. */
-function busyLoop(): ChildProcess {
-  return spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
-}
-
 /** The breaches verify printed (`  ✘ …` under "N breach(es):"), or its last lines when it printed none. */
 function failuresIn(output: string): string[] {
   const lines = output.split("\n");
@@ -42,22 +37,40 @@ const loaders = Array.from({ length: load }, busyLoop);
 const stop = () => {
   for (const loader of loaders) loader.kill("SIGKILL");
 };
-process.once("SIGINT", () => {
-  stop();
-  process.exit(130);
-});
+/** The verify that is running now, if one is. */
+let current: ProcessPromise | null = null;
+// Ended from outside (Ctrl+C, a `kill`, a closed terminal): the loops go, and so does the verify that is
+// running, with every process it started (zx ends the whole tree), instead of running on unseen.
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const) {
+  process.once(signal, () => {
+    stop();
+    let ended: Promise<void> = Promise.resolve();
+    try {
+      if (current !== null) ended = current.kill(signal);
+    } catch {
+      // It ended on its own meanwhile.
+    }
+    void ended.catch(() => undefined).finally(() => process.exit(code));
+  });
+}
 
 let passed = 0;
 const failures: Array<{ run: number; problems: string[] }> = [];
 try {
   for (let run = 1; run <= runs; run += 1) {
     const started = performance.now();
-    const result = await $({
+    current = $({
       cwd: ROOT,
       nothrow: true,
       quiet: true,
       env: { ...process.env, CI: "true", NO_COLOR: "1" },
     })`npm run --silent verify`;
+    const result = await current;
+    current = null;
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     if (result.exitCode === 0) {
       passed += 1;
