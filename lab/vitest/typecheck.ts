@@ -68,7 +68,10 @@ function workspaceTsconfig(workspace: string): string {
     compilerOptions: { typeRoots: [join(ROOT, "node_modules", "@types")] },
     include: [join(workspace, MODULE_DIR, "**", "*.ts")],
   };
-  writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`);
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  // Written (with an fsync) only when it says something else: the check runs on every save in watch mode.
+  const present = readFileState(file);
+  if (present.kind !== "file" || present.bytes.toString("utf8") !== text) writeFileAtomic(file, text);
   return file;
 }
 
@@ -261,9 +264,9 @@ function compilerCommand(): { readonly file: string; readonly prefix: readonly s
 }
 
 /**
- * Runs the pinned compiler on a project and returns its diagnostics. `singleThreaded` is for a small
- * project checked beside a running vitest: on two cores the compiler's parallel parse only takes CPU
- * from the tests, for no sooner result.
+ * Runs the pinned compiler on a project and returns its diagnostics. `singleThreaded` is for a project
+ * checked beside other work that keeps the cores busy (a running vitest, verify): the compiler's
+ * parallel parse and checkers then only take CPU from that work, for no sooner result.
  */
 export function runTsc(project: string, { singleThreaded = false } = {}): Promise<Diagnostic[]> {
   const { file, prefix } = compilerCommand();
