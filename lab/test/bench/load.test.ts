@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { expect, it } from "vitest";
 import { ROOT } from "../../core/layout.js";
 import { childEnvironment } from "../support/child.js";
-import { copyRepository } from "../support/cli.js";
+import { copyRepository, SLOW } from "../support/cli.js";
 
 /** Whether a process runs: a zombie (ended, not yet reaped by a parent that is gone) does not. */
 function running(pid: number): boolean {
@@ -50,7 +50,7 @@ async function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
   throw new Error(`the child ended before it printed a line; it printed ${JSON.stringify(text)}`);
 }
 
-it("a busy loop ends on its own once the process that started it is killed with SIGKILL", async () => {
+it("a busy loop ends on its own once the process that started it is killed with SIGKILL", SLOW, async () => {
   const load = pathToFileURL(join(ROOT, "lab", "bench", "load.ts")).href;
   const script = `const { busyLoop } = await import(${JSON.stringify(load)}); console.log(busyLoop().pid); setInterval(() => {}, 1000);`;
   const parent = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
@@ -68,7 +68,7 @@ it("a busy loop ends on its own once the process that started it is killed with 
   expect(left, `loops still running 10 s after their parent was killed: ${shown}`).toEqual([]);
 });
 
-it("a soak ended with SIGTERM ends the verify it runs and its busy loops, and exits with 143", async (context) => {
+it("a soak ended with SIGTERM ends the verify it runs and its busy loops, and exits with 143", SLOW, async (context) => {
   // A copy whose `npm run verify` is a stand-in that says it has started and then waits, as a long
   // verify would.
   const copy = copyRepository(context);
@@ -86,7 +86,7 @@ it("a soak ended with SIGTERM ends the verify it runs and its busy loops, and ex
   const exited = once(soak, "exit");
   const soakPid = soak.pid ?? 0;
   let verify = Number.NaN;
-  for (const until = Date.now() + 20_000; Number.isNaN(verify) && Date.now() < until; ) {
+  for (const until = Date.now() + 60_000; Number.isNaN(verify) && Date.now() < until; ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     try {
       verify = Number(readFileSync(join(copy, "verify.pid"), "utf8"));
