@@ -1,6 +1,7 @@
 // The type-check of a learner folder moved elsewhere (FORGE_WORKSPACE): the project file that points the
 // compiler at it is written once and kept, so a check on every save in watch mode does not pay a write
 // and an fsync for a file that says the same.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -41,4 +42,13 @@ it("writes a moved workspace's project file once, keeps it while it is right, an
   writeFileSync(module, "export const sum = (a: number, b: number): number => b + a;\n");
   expect(await typecheckWorkspace(workspace), "diagnostics once the project file is written again").toEqual([]);
   expect(readFileSync(project, "utf8"), "the project file after it was damaged and checked again").toBe(text);
+
+  // A FIFO where the project file belongs: reading it to compare must not wait for a writer that never
+  // comes; the check replaces it with the file.
+  rmSync(project);
+  execFileSync("mkfifo", [project]);
+  writeFileSync(module, "export const sum = (a: number, b: number): number => a + b + 0;\n");
+  expect(await typecheckWorkspace(workspace), "diagnostics once a FIFO stood where the project file belongs").toEqual([]);
+  expect(statSync(project).isFile(), "a regular file where the FIFO was").toBe(true);
+  expect(readFileSync(project, "utf8"), "the project file that replaced the FIFO").toBe(text);
 });
