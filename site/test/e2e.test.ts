@@ -15,6 +15,7 @@ import { loadCatalog } from "../../lab/catalog/load.js";
 import type { StageSpec } from "../../lab/catalog/stage-schema.js";
 import { buildVerification, evidenceName } from "../../lab/evidence/build.js";
 import { findBrowser, launchOptions } from "../../lab/core/browser.js";
+import { faultyModule } from "../../lab/trees/faults.js";
 import { COURSE_ID, dirs, localized, ROOT } from "../../lab/core/layout.js";
 import { specIn } from "../../lab/i18n/content.js";
 import { term } from "../../lab/i18n/glossary.js";
@@ -379,7 +380,10 @@ it("gives each self-check verdict in the browser, passing only the learner's own
   const [first = "", second = ""] = suite;
   const transfer = suite.find((name) => !mastery.includes(name)) ?? "";
   const crlf = Buffer.from(referenceModule.toString("utf8").replace(/\n/g, "\r\n"));
-  const faulty = readFileSync(join(stage.faultyDir, "forge", "tools", "registry.ts"));
+  // The default fault's module, made from its patch: this suite needs no materialized fault tree.
+  const [defaultFault] = stage.faults;
+  if (!defaultFault) throw new Error(`${stage.id} has no fault`);
+  const faulty = Buffer.from(faultyModule(stage, defaultFault).text);
   const cases: Record<string, { text: string; verdict: RegExp }> = {
     "failed-acceptance.json": {
       text: evidenceText(
