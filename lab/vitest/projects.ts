@@ -10,6 +10,7 @@ import { MODULE_DIR, ROOT, repoPath } from "../core/layout.js";
 import type { Locale } from "../core/locale.js";
 import type { Tree } from "../trees/trees.js";
 import { forgeLayers } from "./resolver.js";
+import { threadsWithSpare } from "./threads-pool.js";
 
 const VISIBLE_FAILURES = fileURLToPath(new URL("./visible-failures.ts", import.meta.url));
 
@@ -48,7 +49,7 @@ export function stageProject(catalog: Catalog, project: StageProject, options: P
       // starts in a fraction of the time of a forked, isolated worker per file. In watch mode a learner's
       // changed modules are fetched afresh because the resolver forgets them (and what imports them)
       // before each rerun.
-      pool: "threads",
+      pool: threadsWithSpare,
       isolate: false,
       // A failure message shows values whole (chai cuts them at 40 characters by default), so an error
       // message is never cut before the word a test looks for. Bounded, so a runaway value stays readable.
