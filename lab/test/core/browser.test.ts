@@ -47,9 +47,13 @@ it("takes CHROME_PATH first, and refuses one that is not an executable instead o
   );
 });
 
-it("looks on PATH by the usual names in order, then in the usual install folders of each platform", () => {
+it("looks on PATH by the usual names in order, a headless shell first, then in the usual install folders of each platform", () => {
   const linux = machine(["/usr/local/bin/google-chrome", "/usr/bin/chromium"], { env: { PATH: "/usr/local/bin:/usr/bin" } });
   expect(taken(findBrowser(linux)), "Linux with Chromium and Chrome on PATH").toBe("PATH: /usr/bin/chromium");
+  const shell = machine(["/usr/bin/chromium", "/usr/local/bin/chromium-headless-shell"], { env: { PATH: "/usr/bin:/usr/local/bin" } });
+  expect(taken(findBrowser(shell)), "Linux with Chromium and its headless shell on PATH, the shell later").toBe(
+    "PATH: /usr/local/bin/chromium-headless-shell",
+  );
   const programFiles = "C:\\Program Files";
   const edge = join(programFiles, "Microsoft", "Edge", "Application", "msedge.exe");
   const windows = machine([edge], { platform: "win32", env: { Path: "C:\\Windows", ProgramFiles: programFiles } });
@@ -60,11 +64,13 @@ it("looks on PATH by the usual names in order, then in the usual install folders
   );
 });
 
-it("takes a browser Playwright installed, its pinned revision first, then the newest other one", () => {
+it("takes a browser Playwright installed, its pinned revision first, then the newest other one, its headless shell first", () => {
   const cache = "/home/ada/.cache/ms-playwright";
   const older = `${cache}/chromium-1100/chrome-linux64/chrome`;
   const newer = `${cache}/chromium_headless_shell-1200/chrome-headless-shell-linux64/chrome-headless-shell`;
   expect(taken(findBrowser(machine([older, newer]))), "two installed revisions, neither pinned").toBe(`Playwright: ${newer}`);
+  const whole = `${cache}/chromium-1200/chrome-linux64/chrome`;
+  expect(taken(findBrowser(machine([whole, newer]))), "one revision installed whole and as a headless shell").toBe(`Playwright: ${newer}`);
   const pinned = `${cache}/chromium-1255/chrome-linux64/chrome`;
   expect(taken(findBrowser(machine([older, pinned], { playwrightExecutable: () => pinned }))), "the pinned revision installed").toBe(
     `Playwright: ${pinned}`,
