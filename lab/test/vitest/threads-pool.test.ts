@@ -147,11 +147,16 @@ it("drops a waiting thread that fails as it boots, and the next run starts its o
   const failed = new Promise<unknown>((resolve) => failing.on("error", resolve));
   expect(String(await failed), "the run's own thread").toContain("boot failed");
   await failing.stop();
+  // The spare is started in the same turn as the run's thread ends; its own failure comes later.
+  const doomed = spare.waitingThreadId;
+  expect(doomed, "a thread waiting once the failing run's thread ended").not.toBe(null);
   await expect.poll(() => spare.waitingThreadId, { message: "a thread waiting after it failed as it booted", timeout: 20_000 }).toBe(null);
 
   const next = poolWorker(dist, vitest);
   await next.start();
-  expect((await ask(next)).mode, "the next run's thread answers").toBe("");
+  const answer = await ask(next);
+  expect(answer.mode, "the next run's thread answers").toBe("");
+  expect(answer.threadId, "the next run's thread is not the one that failed").not.toBe(doomed);
   await next.stop();
 });
 
