@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { PoolOptions, PoolWorker, WorkerRequest } from "vitest/node";
-import { expect, it } from "vitest";
+import { expect, it, type TestContext } from "vitest";
 import { temporaryFolder } from "../../testing.js";
 import { spare, threadsWithSpare } from "../../vitest/threads-pool.js";
 
@@ -68,10 +68,15 @@ async function closeAll(vitest: FakeVitest): Promise<void> {
   await Promise.all(vitest.closers.map((fn) => fn()));
 }
 
-it("gives a watching vitest's next run the thread started when the last run's thread ended", SLOW, async (context) => {
-  const dist = runtimeFolder();
+/** A runtime folder and a watching vitest, closed when the test ends. */
+function watching(context: TestContext): { readonly dist: string; readonly vitest: FakeVitest } {
   const vitest = fakeVitest(true);
   context.onTestFinished(() => closeAll(vitest));
+  return { dist: runtimeFolder(), vitest };
+}
+
+it("gives a watching vitest's next run the thread started when the last run's thread ended", SLOW, async (context) => {
+  const { dist, vitest } = watching(context);
 
   const first = poolWorker(dist, vitest);
   await first.start();
@@ -90,7 +95,7 @@ it("gives a watching vitest's next run the thread started when the last run's th
   expect(spare.waitingThreadId, "a thread waiting after the second run").not.toBe(waiting);
 });
 
-it("leaves no thread waiting after a single run, nor after a watching vitest closes", SLOW, async (context) => {
+it("leaves no thread waiting after a single run, nor after a watching vitest closes", SLOW, async () => {
   const dist = runtimeFolder();
   const single = fakeVitest(false);
   const once = poolWorker(dist, single);
@@ -115,9 +120,7 @@ it("leaves no thread waiting after a single run, nor after a watching vitest clo
 });
 
 it("starts a fresh thread for a run whose environment differs from the waiting one's, and ends that one", SLOW, async (context) => {
-  const dist = runtimeFolder();
-  const vitest = fakeVitest(true);
-  context.onTestFinished(() => closeAll(vitest));
+  const { dist, vitest } = watching(context);
   const first = poolWorker(dist, vitest, { POOL_TEST_MODE: "a" });
   await first.start();
   await first.stop();
@@ -138,9 +141,7 @@ it("starts a fresh thread for a run whose environment differs from the waiting o
 });
 
 it("drops a waiting thread that fails as it boots, and the next run starts its own", SLOW, async (context) => {
-  const dist = runtimeFolder();
-  const vitest = fakeVitest(true);
-  context.onTestFinished(() => closeAll(vitest));
+  const { dist, vitest } = watching(context);
   const failing = poolWorker(dist, vitest, { FAIL_AT_BOOT: "1" });
   await failing.start();
   // The run's own thread fails too; vitest's pool runner listens for that, as this test does.
@@ -161,9 +162,7 @@ it("drops a waiting thread that fails as it boots, and the next run starts its o
 });
 
 it("passes a thread's output to vitest's streams and leaves them open when the thread ends", SLOW, async (context) => {
-  const dist = runtimeFolder();
-  const vitest = fakeVitest(true);
-  context.onTestFinished(() => closeAll(vitest));
+  const { dist, vitest } = watching(context);
   let printed = "";
   vitest.logger.outputStream.on("data", (chunk: Buffer) => {
     printed += chunk.toString();
