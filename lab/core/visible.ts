@@ -11,3 +11,14 @@ const escaped = (char: string): string => `\\u${(char.codePointAt(0) ?? 0).toStr
 export function visible(text: string): string {
   return text.replace(INVISIBLE, (char) => (char === "\t" || char === "\n" ? char : escaped(char)));
 }
+
+/** A colour or style code (select graphic rendition), as vitest's colours write them: ESC [ digits m. */
+const COLOUR_OR_INVISIBLE = /\u001b\[[0-9;]*m|[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+
+/**
+ * `visible`, except that colour codes stay. Only for text whose every escape character is known to be a
+ * colour the text's own printer added, never one of the values it shows.
+ */
+export function visibleKeepingColours(text: string): string {
+  return text.replace(COLOUR_OR_INVISIBLE, (match) => (match.length > 1 || match === "\t" || match === "\n" ? match : escaped(match)));
+}

@@ -24,7 +24,7 @@ interface Run {
 function npmTest(
   context: TestContext,
   args: readonly string[],
-  options: { env?: Record<string, string>; files?: Record<string, string>; prepare?: (tools: string) => void } = {},
+  options: { env?: Record<string, string | undefined>; files?: Record<string, string>; prepare?: (tools: string) => void } = {},
 ): Promise<Run> {
   const folder = temporaryFolder({ insideRepository: true, onFinished: context.onTestFinished });
   const workspace = join(folder, "workspace");
@@ -34,7 +34,17 @@ function npmTest(
   for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(workspace, "forge", "tools", name), content);
   options.prepare?.(join(workspace, "forge", "tools"));
   // The child is a vitest of its own: none of this worker's vitest variables may leak into it.
-  const env = childEnvironment();
+  // A variable the test sets to undefined is removed.
+  const chosen = {
+    ...childEnvironment(),
+    CI: "true",
+    NO_COLOR: "1",
+    FORGE_LANG: "en",
+    FORGE_WORKSPACE: workspace,
+    FORGE_EVIDENCE: evidence,
+    ...options.env,
+  };
+  const env = Object.fromEntries(Object.entries(chosen).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const [command, commandArgs] = npmCommand(["test", "--silent", "--", ...args]);
   return new Promise((resolve) => {
     execFile(
@@ -42,8 +52,9 @@ function npmTest(
       commandArgs,
       {
         cwd: ROOT,
-        // English unless a test asks otherwise: what a test reads must not depend on the machine's locale.
-        env: { ...env, CI: "true", NO_COLOR: "1", FORGE_LANG: "en", FORGE_WORKSPACE: workspace, FORGE_EVIDENCE: evidence, ...options.env },
+        // English and no colours unless a test asks otherwise: what a test reads must not depend on the
+        // machine's locale or terminal.
+        env,
         timeout: 60_000,
       },
       (error, stdout, stderr) => {
@@ -148,6 +159,29 @@ it.concurrent("shows control, bidi and separator characters in a failing run's l
       .map((test) => test.name),
     "tests whose recorded failure holds a raw invisible character",
   ).toEqual([]);
+});
+
+it.concurrent("keeps vitest's colours in a failing diff on a colour terminal, and shows a value's own escape character as an escape", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  // The reference with two wrong messages: a plain one, and one that hides a word behind a value's own
+  // colour codes (conceal, then reveal).
+  const reference = readFileSync(join(ROOT, "solutions", "stage-01-capability-registry", "forge", "tools", "registry.ts"), "utf8");
+  const learners = reference
+    .replace("is already registered", "is registered")
+    .replace("invalid capability requirement: unknown capability", String.raw`\u001b[8mhidden\u001b[28m unknown capability`);
+  expect(learners.includes("is registered") && learners.includes("hidden"), "the learner's registry differs from the reference twice").toBe(
+    true,
+  );
+  const run = await npmTest(context, ["stage-01"], { files: { "registry.ts": learners }, env: { NO_COLOR: undefined, FORCE_COLOR: "1" } });
+  expect(run.status, "exit status of a failing run").toBe(1);
+  // The diff's line of what the registry said, not the assertion's message above it (the reporter's own colours).
+  const plain = run.output.split("\n").find((line) => line.includes("Received:") && line.includes("is registered"));
+  expect(plain, `the diff's line of the plain wrong message, in:\n${run.output}`).toBeDefined();
+  expect(plain, "vitest's colours in the plain diff, as colours").toMatch(/\u001b\[\d+m/);
+  expect(plain, "vitest's colours in the plain diff, as escape text").not.toContain(String.raw`\u001b[`);
+  expect(run.output, "the value's own conceal code, shown as an escape").toContain(String.raw`\u001b[8mhidden`);
+  expect(run.output, "the value's own conceal code, raw").not.toContain("\u001b[8m");
 });
 
 it.concurrent("never serves a test compiled against the reference to a learner's run, with the module cache warm", {
