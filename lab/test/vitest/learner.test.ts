@@ -1,7 +1,7 @@
 // The learner's loop end to end: `npm test -- stage-01` in a child process, against a temporary
 // workspace and evidence folder, so no real learner's work is touched.
 import { execFile, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -159,6 +159,41 @@ it.concurrent("shows control, bidi and separator characters in a failing run's l
       .map((test) => test.name),
     "tests whose recorded failure holds a raw invisible character",
   ).toEqual([]);
+});
+
+it.concurrent("answers a stage that does not exist, an option of the lab's and an option vitest does not know in one line, with exit status 2", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  // One past the course's last stage.
+  const last = readdirSync(join(ROOT, "stages"))
+    .filter((name) => /^stage-\d{2}-/.test(name))
+    .sort()
+    .at(-1)
+    ?.slice(6, 8);
+  const missing = String(Number(last) + 1).padStart(2, "0");
+  const answers = await Promise.all(
+    [[`stage-${missing}`], ["stage-01", "--target", "solution"], ["stage-01", "--bogus"]].map(async (args) => {
+      const run = await npmTest(context, args);
+      return { args: args.join(" "), status: run.status, lines: run.output.trim().split("\n") };
+    }),
+  );
+  expect(answers, "each command's status and output").toEqual([
+    {
+      args: `stage-${missing}`,
+      status: 2,
+      lines: [`npm test: there is no stage ${missing}: the stages are 01 to ${last} (npm test -- stage-01).`],
+    },
+    {
+      args: "stage-01 --target solution",
+      status: 2,
+      lines: ["npm test: --target is an option of the lab's test command, not of vitest: npm run lab -- test stage-01 --target solution"],
+    },
+    {
+      args: "stage-01 --bogus",
+      status: 2,
+      lines: ["npm test: Unknown option `--bogus` (npm test passes its words to vitest; npx vitest --help lists its options)."],
+    },
+  ]);
 });
 
 it.concurrent("keeps vitest's colours in a failing diff on a colour terminal, and shows a value's own escape character as an escape", {

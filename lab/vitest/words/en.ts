@@ -1,5 +1,5 @@
 // What `npm test` says to a learner in English: a module that cannot load, a type error, evidence that
-// cannot be written, a target that does not exist. The Chinese table beside it is typed by this one.
+// cannot be written, a target or a stage that does not exist, an option it does not know. The Chinese table beside it is typed by this one.
 import type { NotAFile } from "../../core/files.js";
 
 export const TEST_WORDS = {
@@ -16,6 +16,10 @@ export const TEST_WORDS = {
     `${where} ${syntax ? "syntax" : "type"} error ${code}: ${message}${more > 0 ? ` (and ${more} more; fix this one first)` : ""}`,
   notATarget: (source: "FORGE_TARGET" | "--target", value: string, targets: readonly string[]) =>
     `${source}="${value}" is not a target. Use one of: ${targets.join(", ")} (workspace is the default).`,
+  noSuchStage: (number: string, range: { readonly first: string; readonly last: string } | null) =>
+    `there is no stage ${number}: ${range ? `the stages are ${range.first} to ${range.last}` : "this checkout has none"} (npm test -- stage-01).`,
+  labOption: (option: string, command: string) => `${option} is an option of the lab's test command, not of vitest: ${command}`,
+  unknownOption: (message: string) => `${message} (npm test passes its words to vitest; npx vitest --help lists its options).`,
 };
 
 export type TestWords = typeof TEST_WORDS;
