@@ -1,6 +1,6 @@
-// `npm start`: builds the site and serves it on http://localhost:4173 (PORT to change) until Ctrl-C, or
-// until whatever started it ends (site/lifetime.ts). `npm start -- --out <folder>` builds into and
-// serves that folder instead of site/dist.
+// `npm start`: builds the site and serves it on http://localhost:4173 (`--port` or PORT to change) until
+// Ctrl-C, or until whatever started it ends (site/lifetime.ts). `npm start -- --out <folder>` builds
+// into and serves that folder instead of site/dist.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildSite, DIST } from "../build.js";
@@ -29,17 +29,22 @@ function stop(reason: StopReason): void {
 // Watched from the start: a starter that ends during the build leaves nothing behind either.
 endWithStarter(stop);
 
+const USAGE = "Usage: npm start [-- [--port <number>] [--out <folder>]]";
 let out = DIST;
+let portText = process.env.PORT;
+let portSource = "PORT";
 try {
-  const { values } = parseArgs({ options: { out: { type: "string" } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ options: { out: { type: "string" }, port: { type: "string" } }, strict: true, allowPositionals: false });
   if (values.out !== undefined) out = resolve(values.out);
+  // An option, not only a variable: `PORT=4174 npm start` is a POSIX shell's syntax, which cmd.exe lacks.
+  if (values.port !== undefined) [portText, portSource] = [values.port, "--port"];
 } catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}. Usage: npm start [-- --out <folder>]`);
+  console.error(`${error instanceof Error ? error.message : String(error)}. ${USAGE}`);
   process.exit(2);
 }
-const port = Number(process.env.PORT ?? 4173);
+const port = portText === undefined ? 4173 : /^\d{1,5}$/.test(portText.trim()) ? Number(portText) : Number.NaN;
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`PORT="${process.env.PORT}" is not a port number.`);
+  console.error(`${portSource}="${portText}" is not a port number (0 to 65535). ${USAGE}`);
   process.exit(2);
 }
 const result = await buildSite(out);
@@ -49,7 +54,11 @@ try {
   server = await startServer({ root: out, port });
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
-  console.error(code === "EADDRINUSE" ? `Port ${port} is in use: set PORT to another one, e.g. PORT=4174 npm start.` : String(error));
+  console.error(
+    code === "EADDRINUSE"
+      ? `Port ${port} is in use: choose another one, e.g. npm start -- --port ${port === 65535 ? port - 1 : port + 1}.`
+      : String(error),
+  );
   process.exit(1);
 }
 const address = server.address();

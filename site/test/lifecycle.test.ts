@@ -4,9 +4,9 @@
 // the events that say every process of the chain is gone (npm's exit, and every holder of its output
 // pipes closing them), with a generous limit, never a fixed sleep. Whatever happens, the group is
 // killed when the test ends. Process groups and signals are POSIX: on Windows this file does not run.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -185,6 +185,38 @@ it("watches the server and each ancestor in its process group below the leader, 
   tree.delete(1100);
   tree.set(1200, { ppid: 1, pgid: 1100, ended: false });
   expect(chainHolds(chain, facts), "the chain once npm has ended and sh was given to init").toBe(false);
+});
+
+it("takes its port from --port, and answers a port in use or one that is no number in one line", { timeout: CASE_TIMEOUT_MS }, async () => {
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+  try {
+    const address = busy.address();
+    const taken = typeof address === "object" && address ? address.port : 0;
+    const start = (args: readonly string[]) =>
+      new Promise<{ status: number | null; output: string }>((resolve) => {
+        const [node, npmArgs] = npmCommand(["start", "--silent", "--", "--out", join(scratch, "ports"), ...args]);
+        execFile(
+          node,
+          npmArgs,
+          { cwd: ROOT, env: { ...process.env, PORT: "4173", NO_COLOR: "1" }, timeout: STARTED_WITHIN_MS },
+          (error, stdout, stderr) =>
+            resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, output: `${stdout}${stderr}`.trim() }),
+        );
+      });
+    const inUse = await start(["--port", String(taken)]);
+    expect(inUse.status, `exit status with port ${taken} in use:\n${inUse.output}`).toBe(1);
+    expect(inUse.output.split("\n").at(-1), "the last line").toBe(
+      `Port ${taken} is in use: choose another one, e.g. npm start -- --port ${taken + 1}.`,
+    );
+    const word = await start(["--port", "web"]);
+    expect({ status: word.status, output: word.output }, "a port that is no number").toEqual({
+      status: 2,
+      output: '--port="web" is not a port number (0 to 65535). Usage: npm start [-- [--port <number>] [--out <folder>]]',
+    });
+  } finally {
+    busy.close();
+  }
 });
 
 describe.skipIf(process.platform === "win32")("npm start's lifetime", () => {
