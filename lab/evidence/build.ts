@@ -23,7 +23,7 @@ export interface RunFacts {
   readonly sources: Verification["sources"];
   readonly tests: readonly TestResult[];
   readonly loadErrors: readonly LoadError[];
-  /** False when the run was interrupted before every test file finished. */
+  /** False when the run was interrupted before every test file finished, or left one of the stage's files out. */
   readonly complete: boolean;
   /** The stage's own modules that the tree does not have: a stage nobody started has not failed. */
   readonly missingModules: readonly string[];

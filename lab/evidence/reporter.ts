@@ -76,12 +76,17 @@ function sources(catalog: Catalog, { stage, tree }: StageProject): Verification[
 /** What a run of a target's tree proves, as verification.json records it. */
 export function recordRun(catalog: Catalog, project: StageProject, target: Target, results: Results, context: RunContext): Verification {
   const { stage, tree } = project;
+  // A run of some of the stage's files (`npm test -- stage-12-mcp-server/transfer`) is not the stage's
+  // verdict: every one of its files must have run, or loaded and failed.
+  const ran = new Set([...results.tests, ...results.loadErrors].map((result) => result.file));
+  const everyFile = stage.testFiles.every((file) => ran.has(repoPath(file)));
   return buildVerification({
     stage,
     target,
     ...context,
     sources: sources(catalog, project),
     ...results,
+    complete: results.complete && everyFile,
     missingModules: (stage.spec?.modules ?? []).filter((module) => findModule(tree.layers, module) === null),
     contract: stage.contract,
   });

@@ -161,6 +161,16 @@ it.concurrent("shows control, bidi and separator characters in a failing run's l
   ).toEqual([]);
 });
 
+it.concurrent("records a run of some of a stage's test files as pending, not passed", { timeout: CHILD_TIMEOUT }, async (context) => {
+  const run = await npmTest(context, ["stage-01-capability-registry/transfer"], { env: { FORGE_TARGET: "solution" } });
+  expect(run.status, `exit status of a passing run of one file:\n${run.output}`).toBe(0);
+  const evidence = run.evidence("verification.solution.json");
+  expect(
+    { files: [...new Set(evidence.tests.map((test) => test.file))], acceptance: evidence.acceptance },
+    "what the evidence of a run of transfer.test.ts alone holds and says",
+  ).toEqual({ files: ["stages/stage-01-capability-registry/transfer.test.ts"], acceptance: "pending" });
+});
+
 it.concurrent("answers a stage that does not exist, an option of the lab's and an option vitest does not know in one line, with exit status 2", {
   timeout: CHILD_TIMEOUT,
 }, async (context) => {
