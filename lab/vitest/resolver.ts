@@ -24,6 +24,8 @@ export const MISSING_MODULE_FIELD = "forgeModule";
 export const TYPESCRIPT_ERROR = "TypeScriptError";
 /** A folder, FIFO, symbolic link or the like stands where a module belongs. */
 export const NOT_A_FILE_ERROR = "ModuleNotAFile";
+/** A learner's module lacks a name a test file imports from it. */
+export const EXPORT_MISSING_ERROR = "ExportMissing";
 /**
  * The section a missing module's message sends the learner to: what the module must do and why. Both
  * paths read it; the worked example's steps, which the challenge path folds away, come later.
@@ -96,6 +98,36 @@ error.${MISSING_MODULE_FIELD} = ${JSON.stringify(missingModule)};
 throw error;
 export {};
 `;
+}
+
+/** `import { a, b as c, type T } from "forge/tools/x"`: the names a file imports by value from a course module. */
+const NAMED_IMPORT = /^\s*import\s+(?!type\s)(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["'](forge\/tools\/[^"']+)["']/gm;
+
+/**
+ * Code appended to a file that imports a learner's module by name: it fails the file's load with one
+ * line when the module lacks one of those names. Without it an empty module, or one export short, gave
+ * every test its own `TypeError: defineTool is not a function`, and the type-check says nothing, since
+ * it checks the learner's files, not the tests that import them. Appended after the last line, so the
+ * file's own lines keep their numbers; an import is hoisted wherever it stands.
+ */
+export function exportChecks(code: string, learnerFileOf: (source: string) => string | null, message: (file: string) => string): string {
+  const checks: string[] = [];
+  for (const [, list = "", source = ""] of code.matchAll(NAMED_IMPORT)) {
+    const file = learnerFileOf(source);
+    if (file === null) continue;
+    const names = list
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part !== "" && !part.startsWith("type "))
+      .map((part) => part.split(/\s+as\s+/)[0] ?? part);
+    if (names.length === 0) continue;
+    const namespace = `__forgeExports${checks.length}`;
+    checks.push(
+      `import * as ${namespace} from ${JSON.stringify(source)};`,
+      `{ const missing = ${JSON.stringify(names)}.filter((name) => !(name in ${namespace})); if (missing.length > 0) { const error = new Error(${JSON.stringify(message(file))}.replace("\u0000", missing.join(", "))); error.name = ${JSON.stringify(EXPORT_MISSING_ERROR)}; error.stack = error.name + ": " + error.message; throw error; } }`,
+    );
+  }
+  return checks.length === 0 ? "" : `\n${checks.join("\n")}\n`;
 }
 
 /** The learner folders each file watcher already reports on (a restarted vitest has a new watcher). */
@@ -222,9 +254,25 @@ export function forgeLayers(options: LayerOptions): Plugin {
       );
       return own.length > 0 ? throwingModule(TYPESCRIPT_ERROR, typeScriptErrorMessage(own, options.locale)) : null;
     },
+    transform(code, id) {
+      if (learnerModules === null || id.startsWith("\0") || isInside(learnerModules, id)) return null;
+      const learnerFileOf = (source: string) => {
+        const entry = resolveInTree(layers, source, id);
+        return entry !== null && !("missing" in entry) && entry.kind === "file" && isInside(learnerModules, entry.path) ? entry.path : null;
+      };
+      const appended = exportChecks(code, learnerFileOf, (file) =>
+        testWords(options.locale).exportMissing(shownPath(file), "\u0000", repoPath(id)),
+      );
+      // Nothing before the last line moves, so the file's source map stays as it is.
+      return appended === "" ? null : { code: `${code}${appended}`, map: null };
+    },
     configureVitest(context) {
       const { vitest, project } = context;
-      keepCacheKeys(context, (id, sourceCode) => moduleCacheKey(options.tree, id, sourceCode));
+      keepCacheKeys(context, (id, sourceCode) => {
+        const key = moduleCacheKey(options.tree, id, sourceCode);
+        // A test file that imports the learner's modules carries a message in the learner's language.
+        return key === false || learner === null ? key : `${key}\nlocale=${options.locale}`;
+      });
       if (learner === null) return;
       vitest.onClose(() => closeTypecheckers());
       if (vitest.config.watch) {

@@ -2,7 +2,7 @@
 // workspace and evidence folder, so no real learner's work is touched.
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect, it, type TestContext } from "vitest";
@@ -139,7 +139,17 @@ it.concurrent("shows control, bidi and separator characters in a failing run's l
   const hidden = String.raw`tool\u202eloot \u0085 \u2028 \u0007 \u200b`;
   const run = await npmTest(context, ["stage-01"], {
     files: {
-      "registry.ts": `export function defineTool(name: string, capabilities: Iterable<string>): never {\n  throw new Error(\`${hidden} \${name} \${[...capabilities].join()}\`);\n}\n`,
+      // Every name the tests import, so that each test runs and fails with the hostile message.
+      "registry.ts": [
+        "export function defineTool(name: string, capabilities: Iterable<string>): never {",
+        `  throw new Error(\`${hidden} \${name} \${[...capabilities].join()}\`);`,
+        "}",
+        "export const parseToolDescriptor = defineTool;",
+        "export const ALLOWED_CAPABILITIES: readonly string[] = [];",
+        "export const toolDescriptorInput = {};",
+        "export class ToolRegistry {}",
+        "",
+      ].join("\n"),
     },
   });
   expect(run.status, "exit status of a failing run").toBe(1);
@@ -159,6 +169,39 @@ it.concurrent("shows control, bidi and separator characters in a failing run's l
       .map((test) => test.name),
     "tests whose recorded failure holds a raw invisible character",
   ).toEqual([]);
+});
+
+it.concurrent("stops a test file at a name the learner's module does not export, with one line naming each", {
+  timeout: CHILD_TIMEOUT,
+}, async (context) => {
+  const reference = readFileSync(join(ROOT, "solutions", "stage-01-capability-registry", "forge", "tools", "registry.ts"), "utf8");
+  const unexported = reference.replace("export function parseToolDescriptor", "function parseToolDescriptor");
+  expect(unexported, "the learner's registry keeps parseToolDescriptor to itself").not.toBe(reference);
+  const [empty, short] = await Promise.all([
+    npmTest(context, ["stage-01"], { files: { "registry.ts": "" }, env: { FORGE_LANG: "zh-CN" } }),
+    npmTest(context, ["stage-01"], { files: { "registry.ts": unexported } }),
+  ]);
+  // Each run's workspace is a folder of its own, named here as the learner's is.
+  const lines = (run: Run) =>
+    run.output
+      .split("\n")
+      .filter((line) => line.startsWith("ExportMissing: ") || / TypeError: /.test(line))
+      .map((line) => line.replace(`${relative(ROOT, run.workspace)}/`, "workspace/"));
+  expect({ status: empty.status, lines: lines(empty) }, "an empty registry, in Chinese").toEqual({
+    status: 1,
+    lines: [
+      "ExportMissing: workspace/forge/tools/registry.ts 没有导出 ALLOWED_CAPABILITIES, defineTool, parseToolDescriptor, toolDescriptorInput, ToolRegistry，而 stages/stage-01-capability-registry/registry.test.ts 要导入它们。",
+      "ExportMissing: workspace/forge/tools/registry.ts 没有导出 parseToolDescriptor, ToolRegistry，而 stages/stage-01-capability-registry/transfer.test.ts 要导入它们。",
+    ],
+  });
+  expect({ status: short.status, lines: lines(short) }, "a registry one export short").toEqual({
+    status: 1,
+    lines: [
+      "ExportMissing: workspace/forge/tools/registry.ts does not export parseToolDescriptor, which stages/stage-01-capability-registry/registry.test.ts imports.",
+      "ExportMissing: workspace/forge/tools/registry.ts does not export parseToolDescriptor, which stages/stage-01-capability-registry/transfer.test.ts imports.",
+    ],
+  });
+  expect(short.evidence().acceptance, "the evidence of a run whose files did not load").toBe("failed");
 });
 
 it.concurrent("records a run of some of a stage's test files as pending, not passed", { timeout: CHILD_TIMEOUT }, async (context) => {

@@ -16,6 +16,7 @@ export const TEST_WORDS = {
     `${where} ${syntax ? "syntax" : "type"} error ${code}: ${message}${more > 0 ? ` (and ${more} more; fix this one first)` : ""}`,
   notATarget: (source: "FORGE_TARGET" | "--target", value: string, targets: readonly string[]) =>
     `${source}="${value}" is not a target. Use one of: ${targets.join(", ")} (workspace is the default).`,
+  exportMissing: (file: string, names: string, importer: string) => `${file} does not export ${names}, which ${importer} imports.`,
   noSuchStage: (number: string, range: { readonly first: string; readonly last: string } | null) =>
     `there is no stage ${number}: ${range ? `the stages are ${range.first} to ${range.last}` : "this checkout has none"} (npm test -- stage-01).`,
   labOption: (option: string, command: string) => `${option} is an option of the lab's test command, not of vitest: ${command}`,

@@ -14,6 +14,7 @@ export const TEST_WORDS: TestWords = {
   typeScript: (where, syntax, code, message, more) =>
     `${where} ${syntax ? "语法" : "类型"}错误 ${code}：${message}${more > 0 ? `（后面还有 ${more} 处，先改这一处）` : ""}`,
   notATarget: (source, value, targets) => `${source}="${value}" 不是代码树。可选：${targets.join("、")}（默认是 workspace）。`,
+  exportMissing: (file, names, importer) => `${file} 没有导出 ${names}，而 ${importer} 要导入它们。`,
   noSuchStage: (number, range) =>
     `没有第 ${number} 阶段：${range ? `阶段编号从 ${range.first} 到 ${range.last}` : "这个检出里没有任何阶段"}（例如 npm test -- stage-01）。`,
   labOption: (option, command) => `${option} 是 lab 的 test 命令的选项，不是 vitest 的：${command}`,
