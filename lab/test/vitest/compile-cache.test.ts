@@ -122,7 +122,10 @@ it("runs npm test's vitest with the cache on before vitest's first module, which
 it("says in one line that vitest is missing when npm test runs before npm ci, without a stack", SLOW, async () => {
   // The command and the modules it loads first, in a folder with no node_modules above it.
   const checkout = temporaryFolder();
-  for (const file of [dirs.testCommand, ...["command-line.mjs", "compile-cache.mjs", "config-bundle.mjs"].map((name) => join(ROOT, "lab", "vitest", name))]) {
+  for (const file of [
+    dirs.testCommand,
+    ...["command-line.mjs", "compile-cache.mjs", "config-bundle.mjs"].map((name) => join(ROOT, "lab", "vitest", name)),
+  ]) {
     const copy = join(checkout, relative(ROOT, file));
     mkdirSync(dirname(copy), { recursive: true });
     copyFileSync(file, copy);
