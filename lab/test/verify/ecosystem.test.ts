@@ -136,7 +136,10 @@ it(
       join(tools(copy), "registry.ts"),
       `// my registry\n${reference(copy, "stage-01-capability-registry", "registry").toString()}`,
     );
-    writeFileSync(join(tools(copy), "paths.ts"), "// not written yet\nexport const unfinished = true;\n");
+    writeFileSync(
+      join(tools(copy), "paths.ts"),
+      '// not written yet\nexport function resolveWorkspacePath(): never {\n  throw new Error("not written yet");\n}\n',
+    );
 
     // npm ci is left out: the copy shares this checkout's installed node_modules.
     const results: Array<{ command: string; status: number | null; output: string }> = [];
