@@ -102,6 +102,8 @@ export {};
 
 /** `import { a, b as c, type T } from "forge/tools/x"`: the names a file imports by value from a course module. */
 const NAMED_IMPORT = /^\s*import\s+(?!type\s)(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["'](forge\/tools\/[^"']+)["']/gm;
+/** Where the message of `exportChecks` names what is missing, filled in when the file loads. */
+const MISSING_NAMES = "\u0000";
 
 /**
  * Code appended to a file that imports a learner's module by name: it fails the file's load with one
@@ -110,7 +112,11 @@ const NAMED_IMPORT = /^\s*import\s+(?!type\s)(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*fro
  * it checks the learner's files, not the tests that import them. Appended after the last line, so the
  * file's own lines keep their numbers; an import is hoisted wherever it stands.
  */
-export function exportChecks(code: string, learnerFileOf: (source: string) => string | null, message: (file: string) => string): string {
+export function exportChecks(
+  code: string,
+  learnerFileOf: (source: string) => string | null,
+  message: (file: string, names: string) => string,
+): string {
   const checks: string[] = [];
   for (const [, list = "", source = ""] of code.matchAll(NAMED_IMPORT)) {
     const file = learnerFileOf(source);
@@ -124,7 +130,7 @@ export function exportChecks(code: string, learnerFileOf: (source: string) => st
     const namespace = `__forgeExports${checks.length}`;
     checks.push(
       `import * as ${namespace} from ${JSON.stringify(source)};`,
-      `{ const missing = ${JSON.stringify(names)}.filter((name) => !(name in ${namespace})); if (missing.length > 0) { const error = new Error(${JSON.stringify(message(file))}.replace("\u0000", missing.join(", "))); error.name = ${JSON.stringify(EXPORT_MISSING_ERROR)}; error.stack = error.name + ": " + error.message; throw error; } }`,
+      `{ const missing = ${JSON.stringify(names)}.filter((name) => !(name in ${namespace})); if (missing.length > 0) { const error = new Error(${JSON.stringify(message(file, MISSING_NAMES))}.replace(${JSON.stringify(MISSING_NAMES)}, missing.join(", "))); error.name = ${JSON.stringify(EXPORT_MISSING_ERROR)}; error.stack = error.name + ": " + error.message; throw error; } }`,
     );
   }
   return checks.length === 0 ? "" : `\n${checks.join("\n")}\n`;
@@ -260,8 +266,8 @@ export function forgeLayers(options: LayerOptions): Plugin {
         const entry = resolveInTree(layers, source, id);
         return entry !== null && !("missing" in entry) && entry.kind === "file" && isInside(learnerModules, entry.path) ? entry.path : null;
       };
-      const appended = exportChecks(code, learnerFileOf, (file) =>
-        testWords(options.locale).exportMissing(shownPath(file), "\u0000", repoPath(id)),
+      const appended = exportChecks(code, learnerFileOf, (file, names) =>
+        testWords(options.locale).exportMissing(shownPath(file), names, repoPath(id)),
       );
       // Nothing before the last line moves, so the file's source map stays as it is.
       return appended === "" ? null : { code: `${code}${appended}`, map: null };
